@@ -1,0 +1,1 @@
+"""Subcommands of ``pad``: one module each, discovered by ``pad_engine.cli``."""

@@ -1,0 +1,1 @@
+"""PAD Studio desktop application (PySide6). Holds no algorithm: every conversion calls pad_engine."""

@@ -1,0 +1,47 @@
+"""Shared test fixtures: where the real treebanks live, and skipping when they are absent."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+REPO = Path(__file__).resolve().parent.parent
+SHARED_DATA = REPO.parent / "shared" / "data"
+PTB_DIR = SHARED_DATA / "ptb-sample"
+EWT_DIR = SHARED_DATA / "ud-english-ewt"
+GUM_DIR = SHARED_DATA / "gum"
+EVALB_DIR = REPO.parent / "shared" / "evalb"
+
+
+def _need(path: Path) -> Path:
+    if not path.exists():
+        pytest.skip(f"needs the shared treebank data at {path.relative_to(REPO.parent)} (absent)")
+    return path
+
+
+@pytest.fixture(scope="session")
+def ptb_dir() -> Path:
+    """The Penn Treebank WSJ sample (wsj_0001..0199)."""
+    return _need(PTB_DIR)
+
+
+@pytest.fixture(scope="session")
+def ewt_dir() -> Path:
+    """UD English EWT r2.16."""
+    return _need(EWT_DIR)
+
+
+@pytest.fixture(scope="session")
+def gum_dir() -> Path:
+    """GUM train documents: dep/*.conllu paired with const/*.ptb."""
+    return _need(GUM_DIR)
+
+
+@pytest.fixture(scope="session")
+def evalb_dir() -> Path:
+    """Gold/test pairs with the reference EVALB (COLLINS.prm) output."""
+    return _need(EVALB_DIR)

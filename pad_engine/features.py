@@ -1,0 +1,156 @@
+"""Hashed feature templates of paper Figure 4, compiled with Numba.
+
+A production's features are the conjunction of a rule part (the rule, its parent symbol as
+back-off, or parent+child pairs) with context from the sentence (span boundary words, split
+words, binned length, head/modifier words and tags). Everything that does not depend on the
+rule is hashed once per decoder transition (:func:`binary_context`), so scoring one rule costs
+one mix and one weight read per template.
+"""
+
+from __future__ import annotations
+
+import zlib
+
+import numpy as np
+from numba import njit
+
+# Binary templates: rule part per template (0 = rule id, 1 = parent, 2 = parent+head child,
+# 3 = parent+modifier child).
+N_BINARY = 31
+BINARY_PART = np.array([0] * 17 + [1] * 10 + [2, 2, 3, 3], dtype=np.int64)
+N_UNARY = 11
+MIX = 0x5BD1E9955BD1E995
+BOS_WORD = zlib.crc32(b"<s>")
+EOS_WORD = zlib.crc32(b"</s>")
+
+
+@njit(cache=True, inline="always")
+def hmix(h: int, v: int) -> int:
+    h = (h ^ v) * MIX
+    return h ^ (h >> 29)
+
+
+@njit(cache=True, inline="always")
+def length_bin(length: int) -> int:
+    if length <= 5:
+        return length
+    if length <= 7:
+        return 6
+    if length <= 10:
+        return 7
+    if length <= 15:
+        return 8
+    if length <= 25:
+        return 9
+    return 10
+
+
+@njit(cache=True)
+def binary_context(i, k, j, h, m, words, tags, ctx):
+    """Rule-independent half of every binary template. words/tags are padded: index p+1 is
+    word p, index 0 is <s>, index n+1 is </s>."""
+    xi, xi1, xj, xj1 = words[i + 1], words[i], words[j + 1], words[j + 2]
+    xk, xk1 = words[k + 1], words[k + 2]
+    ti1, tj1 = tags[i], tags[j + 2]
+    th, tm, xh, xm = tags[h + 1], tags[m + 1], words[h + 1], words[m + 1]
+    ln = length_bin(j - i + 1)
+    ctx[0] = hmix(1, 0)
+    ctx[1] = hmix(2, th)
+    ctx[2] = hmix(3, tm)
+    ctx[3] = hmix(hmix(4, th), tm)
+    ctx[4] = hmix(5, xh)
+    ctx[5] = hmix(6, xm)
+    ctx[6] = hmix(hmix(7, xh), tm)
+    ctx[7] = hmix(hmix(8, th), xm)
+    # span features with the full rule (8..16) and with the parent symbol (17..26)
+    for base, seed in ((8, 100), (17, 200)):
+        ctx[base + 0] = hmix(seed + 1, xi)
+        ctx[base + 1] = hmix(seed + 2, xi1)
+        ctx[base + 2] = hmix(seed + 3, xj)
+        ctx[base + 3] = hmix(seed + 4, xj1)
+        ctx[base + 4] = hmix(seed + 5, xk)
+        ctx[base + 5] = hmix(seed + 6, xk1)
+        ctx[base + 6] = hmix(seed + 7, ln)
+        ctx[base + 7] = hmix(seed + 8, ti1)
+        ctx[base + 8] = hmix(seed + 9, tj1)
+    ctx[26] = hmix(hmix(300, th), tm)
+    # nonterminal pairs
+    ctx[27] = hmix(400, 0)
+    ctx[28] = hmix(401, th)
+    ctx[29] = hmix(402, 0)
+    ctx[30] = hmix(403, tm)
+
+
+@njit(cache=True, inline="always")
+def feature_index(ctx_value: int, part: int, mask: int) -> int:
+    g = hmix(ctx_value, part)
+    return (g ^ (g >> 32)) & mask
+
+
+@njit(cache=True)
+def binary_score(ctx, rule, parent, parent_head, parent_mod, weights, mask):
+    s = 0.0
+    for t in range(17):
+        s += weights[feature_index(ctx[t], rule, mask)]
+    for t in range(17, 27):
+        s += weights[feature_index(ctx[t], parent, mask)]
+    s += weights[feature_index(ctx[27], parent_head, mask)]
+    s += weights[feature_index(ctx[28], parent_head, mask)]
+    s += weights[feature_index(ctx[29], parent_mod, mask)]
+    s += weights[feature_index(ctx[30], parent_mod, mask)]
+    return s
+
+
+@njit(cache=True)
+def binary_indices(ctx, rule, parent, parent_head, parent_mod, mask, out, start):
+    for t in range(17):
+        out[start + t] = feature_index(ctx[t], rule, mask)
+    for t in range(17, 27):
+        out[start + t] = feature_index(ctx[t], parent, mask)
+    out[start + 27] = feature_index(ctx[27], parent_head, mask)
+    out[start + 28] = feature_index(ctx[28], parent_head, mask)
+    out[start + 29] = feature_index(ctx[29], parent_mod, mask)
+    out[start + 30] = feature_index(ctx[30], parent_mod, mask)
+    return start + N_BINARY
+
+
+@njit(cache=True)
+def unary_context(i, j, h, words, tags, ctx):
+    """Rule-independent half of the unary templates over span i..j headed by h."""
+    th, xh = tags[h + 1], words[h + 1]
+    ctx[0] = hmix(500, 0)
+    ctx[1] = hmix(501, th)
+    ctx[2] = hmix(502, xh)
+    ctx[3] = hmix(503, words[i + 1])
+    ctx[4] = hmix(504, words[j + 1])
+    ctx[5] = hmix(505, words[i])
+    ctx[6] = hmix(506, words[j + 2])
+    ctx[7] = hmix(507, length_bin(j - i + 1))
+    ctx[8] = hmix(508, tags[i])
+    ctx[9] = hmix(509, tags[j + 2])
+    ctx[10] = hmix(hmix(510, tags[i]), tags[j + 2])
+
+
+@njit(cache=True)
+def unary_score(ctx, rule, weights, mask):
+    s = 0.0
+    for t in range(N_UNARY):
+        s += weights[feature_index(ctx[t], rule, mask)]
+    return s
+
+
+@njit(cache=True)
+def unary_indices(ctx, rule, mask, out, start):
+    for t in range(N_UNARY):
+        out[start + t] = feature_index(ctx[t], rule, mask)
+    return start + N_UNARY
+
+
+def word_ids(forms: list[str]) -> np.ndarray:
+    """Padded stable hashes of the word forms (crc32: the same in every process)."""
+    out = np.empty(len(forms) + 2, dtype=np.int64)
+    out[0] = BOS_WORD
+    out[-1] = EOS_WORD
+    for p, form in enumerate(forms, 1):
+        out[p] = zlib.crc32(form.encode("utf-8", "surrogatepass"))
+    return out

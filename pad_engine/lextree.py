@@ -1,0 +1,129 @@
+"""Lexicalized phrase-structure trees: every node knows its head child.
+
+A lexicalized tree over words 0..n-1 induces the d-parse (the head word of every non-head
+child depends on the head word of its head child). The decoder produces these trees, the
+head rules make them from Penn trees, and the app edits them; all of them go through here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from nltk import Tree
+
+
+@dataclass
+class LexNode:
+    """A node: a preterminal (``word`` >= 0, no children) or a phrase with a head child."""
+
+    label: str
+    children: list[LexNode] = field(default_factory=list)
+    head: int = 0  # index of the head child (phrases only)
+    word: int = -1  # word index (preterminals only)
+
+    @property
+    def is_preterminal(self) -> bool:
+        return self.word >= 0
+
+    def head_word(self) -> int:
+        """Index of the word this node is headed by."""
+        node = self
+        while node.word < 0:
+            node = node.children[node.head]
+        return node.word
+
+    def span(self) -> tuple[int, int]:
+        """First and last word index covered (inclusive)."""
+        left = right = self
+        while left.word < 0:
+            left = left.children[0]
+        while right.word < 0:
+            right = right.children[-1]
+        return left.word, right.word
+
+    def preterminals(self) -> list[LexNode]:
+        """Preterminals left to right."""
+        out: list[LexNode] = []
+        stack = [self]
+        while stack:
+            node = stack.pop()
+            if node.word >= 0:
+                out.append(node)
+            else:
+                stack.extend(reversed(node.children))
+        return out
+
+    def copy(self) -> LexNode:
+        """A deep copy (edits work on copies so that undo can keep the old tree)."""
+        if self.word >= 0:
+            return LexNode(self.label, [], 0, self.word)
+        return LexNode(self.label, [c.copy() for c in self.children], self.head, -1)
+
+
+def induced_heads(root: LexNode, n: int) -> list[int]:
+    """The d-parse the tree induces: ``heads[m]`` is the 1-based head of word m+1, 0 = root."""
+    heads = [0] * n
+
+    def visit(node: LexNode) -> int:
+        if node.word >= 0:
+            return node.word
+        words = [visit(child) for child in node.children]
+        h = words[node.head]
+        for i, w in enumerate(words):
+            if i != node.head:
+                heads[w] = h + 1
+        return h
+
+    visit(root)
+    return heads
+
+
+def from_penn(tree: Tree, head_child: dict[tuple[int, ...], int]) -> LexNode:
+    """Lexicalize an nltk tree given the head child of each phrase (by tree position).
+
+    Leaves are numbered left to right; a preterminal is a node whose only child is a string.
+    """
+    counter = [0]
+
+    def build(node: Tree, pos: tuple[int, ...]) -> LexNode:
+        if len(node) == 1 and isinstance(node[0], str):
+            w = counter[0]
+            counter[0] += 1
+            return LexNode(node.label(), [], 0, w)
+        children = [build(child, pos + (i,)) for i, child in enumerate(node)]
+        return LexNode(node.label(), children, head_child.get(pos, 0), -1)
+
+    return build(tree, ())
+
+
+def to_penn(root: LexNode, forms: list[str]) -> Tree:
+    """The nltk tree with the given word forms at the leaves."""
+    if root.word >= 0:
+        return Tree(root.label, [forms[root.word]])
+    return Tree(root.label, [to_penn(child, forms) for child in root.children])
+
+
+def _escape(word: str) -> str:
+    # Penn brackets in a word would break the bracketing; the treebank convention escapes them.
+    if "(" in word or ")" in word:
+        return word.replace("(", "-LRB-").replace(")", "-RRB-")
+    return word
+
+
+def to_line(root: LexNode, forms: list[str], tags: list[str] | None = None) -> str:
+    """One-line Penn bracketing, built directly (this is on the conversion hot path)."""
+    parts: list[str] = []
+
+    def emit(node: LexNode) -> None:
+        if node.word >= 0:
+            tag = tags[node.word] if tags is not None else node.label
+            parts.append(f"({_escape(tag)} {_escape(forms[node.word])})")
+            return
+        parts.append(f"({node.label}")
+        for child in node.children:
+            parts.append(" ")
+            emit(child)
+        parts.append(")")
+
+    emit(root)
+    return "".join(parts)

@@ -1,0 +1,143 @@
+"""Decode sentences with a model: d-parse in, lexicalized Penn tree out.
+
+The decoder needs a derivation under the model's grammar; when pruning leaves none it
+retries exactly, and when even the exact grammar has none (a rule never seen in training)
+it backs off to a flat projection of the d-parse, so every sentence gets a tree consistent
+with its d-parse.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from pad_engine import decoder
+from pad_engine.binarize import LEAF, UNARY, BinNode, debinarize
+from pad_engine.errors import InputError
+from pad_engine.features import word_ids
+from pad_engine.lextree import LexNode
+from pad_engine.model import Model
+
+
+@dataclass
+class Encoded:
+    """A sentence as the decoder sees it."""
+
+    heads: np.ndarray  # 0-based, -1 for the root
+    rows: np.ndarray  # pruning row of each tag
+    words: np.ndarray  # padded word hashes
+    tags: np.ndarray  # padded tag feature values
+
+
+@dataclass
+class Parse:
+    """A decoded tree; ``how`` says which pass produced it: pruned, exact or fallback."""
+
+    tree: LexNode
+    score: float
+    how: str
+
+
+def encode(model: Model, forms: list[str], tags: list[str], heads: list[int]) -> Encoded:
+    """Turn a sentence (1-based heads, 0 = root) into decoder arrays."""
+    g = model.grammar
+    n = len(forms)
+    rows = np.fromiter((g.tag_row(t) for t in tags), dtype=np.int64, count=n)
+    nrows = len(g.tags) + 1
+    tagvals = np.empty(n + 2, dtype=np.int64)
+    tagvals[0] = nrows
+    tagvals[1:-1] = rows
+    tagvals[-1] = nrows + 1
+    h = np.fromiter(heads, dtype=np.int64, count=n) - 1
+    return Encoded(h, rows, word_ids(forms), tagvals)
+
+
+def run_decoder(model: Model, enc: Encoded, prune: bool, gold_bin=None, gold_un=None,
+                loss_weight: float = 0.0):
+    """One call of the Numba decoder with the model's arrays."""
+    ga = model.packed()
+    if gold_bin is None:
+        gold_bin = gold_un = np.zeros(1, np.int64)
+    return decoder.decode(
+        enc.heads, enc.rows, enc.words, enc.tags,
+        model.weights, model.mask, ga.binary, ga.unary, ga.ptr, ga.ids, ga.tag_sym,
+        ga.nsym, ga.nrows, ga.max_unary, model.grammar.top,
+        ga.side_keys, ga.side_p, ga.side_n, prune, prune, model.alpha,
+        gold_bin, gold_un, loss_weight,
+    )
+
+
+def to_binary(symbols: list[str], kinds, syms, words) -> BinNode:
+    """Rebuild a binarized tree from the decoder's pre-order node arrays."""
+    pos = 0
+
+    def build() -> BinNode:
+        nonlocal pos
+        q = pos
+        pos += 1
+        kind = kinds[q]
+        label = symbols[syms[q]]
+        if kind == LEAF:
+            return BinNode(label, LEAF, word=int(words[q]))
+        if kind == UNARY:
+            return BinNode(label, UNARY, build())
+        left = build()
+        right = build()
+        return BinNode(label, int(kind), left, right)
+
+    return build()
+
+
+def fallback_tree(model: Model, tags: list[str], heads: list[int]) -> LexNode:
+    """A flat tree from the d-parse alone: every head with dependents projects one phrase
+    (the label its tag usually projects in training, else ``X``) over its dependents."""
+    n = len(tags)
+    deps: list[list[int]] = [[] for _ in range(n + 1)]
+    for m, h in enumerate(heads, 1):
+        deps[h].append(m)
+
+    def build(w: int) -> LexNode:
+        leaf = LexNode(tags[w - 1], [], 0, w - 1)
+        if not deps[w]:
+            return leaf
+        kids = [build(m) for m in deps[w] if m < w]
+        head = len(kids)
+        kids.append(leaf)
+        kids += [build(m) for m in deps[w] if m > w]
+        return LexNode(model.projections.get(tags[w - 1], "X"), kids, head, -1)
+
+    return LexNode("TOP", [build(deps[0][0])], 0, -1)
+
+
+class Parser:
+    """Decodes sentences with one model."""
+
+    def __init__(self, model: Model):
+        self.model = model
+
+    def parse(self, forms: list[str], tags: list[str], heads: list[int],
+              prune: bool = True) -> Parse:
+        """The best tree consistent with ``heads`` (1-based, 0 = root, projective)."""
+        from pad_engine.deptree import is_projective, tree_problem
+
+        if len(forms) != len(tags) or len(forms) != len(heads):
+            raise InputError("forms, tags and heads differ in length")
+        problem = tree_problem(heads)
+        if problem:
+            raise InputError(problem)
+        if not is_projective(heads):
+            raise InputError("the dependency tree is not projective")
+        enc = encode(self.model, forms, tags, heads)
+        passes = ("pruned", "exact") if prune else ("exact",)
+        for how in passes:
+            score, kinds, syms, _, _, words = run_decoder(self.model, enc, how == "pruned")
+            if kinds.shape[0]:
+                tree = debinarize(to_binary(self.model.grammar.symbols, kinds, syms, words))
+                for leaf in tree.preterminals():
+                    leaf.label = tags[leaf.word]
+                return Parse(tree, float(score), how)
+        return Parse(fallback_tree(self.model, tags, heads), float("-inf"), "fallback")
+
+
+

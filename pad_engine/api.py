@@ -1,0 +1,49 @@
+"""The engine as the app and batch conversion use it: one object, one call per job."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from pad_engine.deptree import DepSentence
+from pad_engine.lextree import LexNode, induced_heads, to_line
+from pad_engine.model import Model, default_model_path
+from pad_engine.parser import Parser
+
+
+@dataclass
+class Candidate:
+    """One c-parse of a sentence: the lexicalized tree, its model score, its Penn line.
+    ``how`` is "pruned", "exact" or "fallback" (no model derivation: flat projection)."""
+
+    tree: LexNode
+    score: float
+    how: str
+
+    def penn(self, forms: list[str]) -> str:
+        return to_line(self.tree, forms)
+
+    def heads(self) -> list[int]:
+        return induced_heads(self.tree, len(self.tree.preterminals()))
+
+
+class Engine:
+    """A loaded model and its decoder."""
+
+    def __init__(self, model: Model):
+        self.model = model
+        self.parser = Parser(model)
+
+    @classmethod
+    def load(cls, path: str | Path | None = None) -> Engine:
+        """Load a model file, or the bundled default model when ``path`` is None."""
+        return cls(Model.load(path if path is not None else default_model_path()))
+
+    def candidates(self, sent: DepSentence, k: int = 10, prune: bool = True) -> list[Candidate]:
+        """The k best c-parses consistent with the sentence's d-parse, best first."""
+        return [self.best(sent, prune)]
+
+    def best(self, sent: DepSentence, prune: bool = True) -> Candidate:
+        """The best c-parse consistent with the sentence's d-parse."""
+        p = self.parser.parse(sent.forms, sent.tags, sent.heads, prune=prune)
+        return Candidate(p.tree, p.score, p.how)

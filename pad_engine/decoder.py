@@ -120,6 +120,26 @@ def sentence_structure(heads):
 
 
 @njit(cache=True)
+def is_projective_tree(heads):
+    """Whether ``heads`` (0-based, -1 root) is a single-rooted projective tree."""
+    return sentence_structure(heads)[0]
+
+
+@njit(cache=True)
+def cell_spans(heads):
+    """Span (i, j) of every cell, for building per-cell costs."""
+    ok, root, nl, nr, lptr, rptr, ldeps, rdeps, order, lo, hi, cbase = sentence_structure(heads)
+    n = heads.shape[0]
+    spans = np.zeros((cbase[n], 2), np.int64)
+    for h in range(n):
+        for a in range(nl[h] + 1):
+            for b in range(nr[h] + 1):
+                c = cbase[h] + a * (nr[h] + 1) + b
+                spans[c, 0], spans[c, 1] = _cell_span(h, a, b, lptr, rptr, ldeps, rdeps, lo, hi)
+    return spans
+
+
+@njit(cache=True)
 def _cell_span(h, a, b, lptr, rptr, ldeps, rdeps, lo, hi):
     i = h if a == 0 else lo[ldeps[lptr[h] + a - 1]]
     j = h if b == 0 else hi[rdeps[rptr[h] + b - 1]]
@@ -146,7 +166,7 @@ def decode(
     heads, rows, words, tags,
     weights, mask, binary, unary, ptr, ids, tag_sym, nsym, nrows, U, top_sym,
     side_keys, side_p, side_n, prune_rules, prune_side, alpha,
-    gold_bin, gold_un, loss_weight,
+    gold_bin, gold_un, cell_cost, loss_weight,
 ):
     """Best derivation consistent with ``heads``.
 
@@ -173,6 +193,7 @@ def decode(
     ctx = np.zeros(N_BINARY, np.int64)
     uctx = np.zeros(N_UNARY, np.int64)
     all_row = nrows - 1
+    use_cells = cell_cost.shape[0] == ncell and cell_cost.shape[1] == nsym
     for t in range(n):
         h = order[t]
         row = rows[h] if prune_rules else all_row
@@ -212,7 +233,7 @@ def decode(
                             continue
                     mcell = cbase[m] + nl[m] * (nr[m] + 1) + nr[m]
                     binary_context(i, k, j, h, m, words, tags, ctx)
-                    gold = gold_bin[c * 2 + side] if loss_weight > 0 else -2
+                    gold = gold_bin[c * 2 + side] if loss_weight > 0 and not use_cells else -2
                     for q in range(nbfin[src]):
                         hs = bfin[src, q]
                         key = (row * 3 + direction) * nsym + hs
@@ -227,7 +248,9 @@ def decode(
                             s = base_score + sm + binary_score(
                                 ctx, r, A, A * nsym + hs, A * nsym + ms, weights, mask
                             )
-                            if loss_weight > 0:
+                            if use_cells:
+                                s += cell_cost[c, A]
+                            elif loss_weight > 0:
                                 s += loss_weight * (-1.0 if r == gold else 1.0)
                             if s > score[c, 0, A]:
                                 if score[c, 0, A] <= NEG:
@@ -239,7 +262,7 @@ def decode(
                 if nfin[c, 0] > 0:
                     unary_context(i, j, h, words, tags, uctx)
                 for layer in range(1, L):
-                    gold = gold_un[c * L + layer] if loss_weight > 0 else -2
+                    gold = gold_un[c * L + layer] if loss_weight > 0 and not use_cells else -2
                     for q in range(nfin[c, layer - 1]):
                         bsym = fin[c, layer - 1, q]
                         key = (row * 3 + 2) * nsym + bsym
@@ -250,7 +273,9 @@ def decode(
                             if A == top_sym and not (a == nl[h] and b == nr[h] and h == root):
                                 continue
                             s = below + unary_score(uctx, r, weights, mask)
-                            if loss_weight > 0:
+                            if use_cells:
+                                s += cell_cost[c, A]
+                            elif loss_weight > 0:
                                 s += loss_weight * (-1.0 if r == gold else 1.0)
                             if s > score[c, layer, A]:
                                 if score[c, layer, A] <= NEG:

@@ -53,18 +53,22 @@ def encode(model: Model, forms: list[str], tags: list[str], heads: list[int]) ->
     return Encoded(h, rows, word_ids(forms), tagvals)
 
 
+_NO_GOLD = np.zeros(1, np.int64)
+_NO_CELL_COST = np.zeros((0, 0))
+
+
 def run_decoder(model: Model, enc: Encoded, prune: bool, gold_bin=None, gold_un=None,
-                loss_weight: float = 0.0):
+                loss_weight: float = 0.0, cell_cost=None, weights=None):
     """One call of the Numba decoder with the model's arrays."""
     ga = model.packed()
-    if gold_bin is None:
-        gold_bin = gold_un = np.zeros(1, np.int64)
     return decoder.decode(
         enc.heads, enc.rows, enc.words, enc.tags,
-        model.weights, model.mask, ga.binary, ga.unary, ga.ptr, ga.ids, ga.tag_sym,
+        model.weights if weights is None else weights, model.mask,
+        ga.binary, ga.unary, ga.ptr, ga.ids, ga.tag_sym,
         ga.nsym, ga.nrows, ga.max_unary, model.grammar.top,
         ga.side_keys, ga.side_p, ga.side_n, prune, prune, model.alpha,
-        gold_bin, gold_un, loss_weight,
+        _NO_GOLD if gold_bin is None else gold_bin, _NO_GOLD if gold_un is None else gold_un,
+        _NO_CELL_COST if cell_cost is None else cell_cost, loss_weight,
     )
 
 
@@ -116,28 +120,65 @@ class Parser:
     def __init__(self, model: Model):
         self.model = model
 
+    def encode_checked(self, forms: list[str], tags: list[str], heads: list[int]) -> Encoded:
+        """Encode a sentence, or raise InputError when its d-parse cannot be decoded."""
+        if len(forms) != len(tags) or len(forms) != len(heads):
+            raise InputError("forms, tags and heads differ in length")
+        if not forms:
+            raise InputError("empty sentence")
+        enc = encode(self.model, forms, tags, heads)
+        if not decoder.is_projective_tree(enc.heads):
+            from pad_engine.deptree import tree_problem
+
+            raise InputError(tree_problem(heads) or "the dependency tree is not projective")
+        return enc
+
+    def tree(self, kinds, syms, words, tags: list[str]) -> LexNode:
+        """The Penn-level tree of a decoded derivation, with the input tags kept."""
+        tree = debinarize(to_binary(self.model.grammar.symbols, kinds, syms, words))
+        for leaf in tree.preterminals():
+            leaf.label = tags[leaf.word]
+        return tree
+
     def parse(self, forms: list[str], tags: list[str], heads: list[int],
               prune: bool = True) -> Parse:
         """The best tree consistent with ``heads`` (1-based, 0 = root, projective)."""
-        from pad_engine.deptree import is_projective, tree_problem
-
-        if len(forms) != len(tags) or len(forms) != len(heads):
-            raise InputError("forms, tags and heads differ in length")
-        problem = tree_problem(heads)
-        if problem:
-            raise InputError(problem)
-        if not is_projective(heads):
-            raise InputError("the dependency tree is not projective")
-        enc = encode(self.model, forms, tags, heads)
+        enc = self.encode_checked(forms, tags, heads)
         passes = ("pruned", "exact") if prune else ("exact",)
         for how in passes:
             score, kinds, syms, _, _, words = run_decoder(self.model, enc, how == "pruned")
             if kinds.shape[0]:
-                tree = debinarize(to_binary(self.model.grammar.symbols, kinds, syms, words))
-                for leaf in tree.preterminals():
-                    leaf.label = tags[leaf.word]
-                return Parse(tree, float(score), how)
+                return Parse(self.tree(kinds, syms, words, tags), float(score), how)
         return Parse(fallback_tree(self.model, tags, heads), float("-inf"), "fallback")
+
+    def oracle(self, forms: list[str], tags: list[str], heads: list[int],
+               gold: LexNode) -> Parse:
+        """The tree in Y(x, d) closest to ``gold`` (labeled brackets: -1 for each gold
+        bracket built, +1 for each other one), ignoring the model's weights."""
+        enc = self.encode_checked(forms, tags, heads)
+        g = self.model.grammar
+        spans = decoder.cell_spans(enc.heads)
+        gold_brackets = set()
+        stack = [gold]
+        while stack:
+            node = stack.pop()
+            if node.word < 0:
+                gold_brackets.add((node.label, *node.span()))
+                stack.extend(node.children)
+        cost = np.zeros((spans.shape[0], len(g.symbols)))
+        for sid, label in enumerate(g.symbols):
+            if label.startswith("@"):
+                continue
+            for c in range(spans.shape[0]):
+                i, j = spans[c]
+                cost[c, sid] = -1.0 if (label, int(i), int(j)) in gold_brackets else 1.0
+        zero = np.zeros_like(self.model.weights)
+        score, kinds, syms, _, _, words = run_decoder(
+            self.model, enc, False, cell_cost=cost, weights=zero, loss_weight=1.0
+        )
+        if not kinds.shape[0]:
+            return Parse(fallback_tree(self.model, tags, heads), float("-inf"), "fallback")
+        return Parse(self.tree(kinds, syms, words, tags), float(score), "oracle")
 
 
 

@@ -1,0 +1,57 @@
+"""Converting CoNLL files: the path every conversion takes (command line, batch, app export).
+
+Output has one line per input sentence, in input order. A sentence that cannot be converted
+(malformed, or a d-parse the decoder cannot take) gets an empty line, so the output stays
+aligned with the input (EVALB skips empty lines), and its reason is reported.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+
+from pad_engine.api import Engine
+from pad_engine.conll import ConllResult, parse_conll
+from pad_engine.deptree import DepSentence
+from pad_engine.errors import InputError
+from pad_engine.lextree import to_line
+
+
+@dataclass
+class ConvertReport:
+    """What happened to the sentences of one input."""
+
+    sentences: int = 0
+    converted: int = 0
+    fallback: int = 0
+    problems: list[InputError] = field(default_factory=list)
+
+
+def convert_sentences(
+    engine: Engine, sentences: Iterable[DepSentence], report: ConvertReport,
+    prune: bool = True, kbest: int = 0,
+) -> Iterator[str]:
+    """Yield the output text of each sentence (a tree line, or a k-best block)."""
+    for sent in sentences:
+        report.sentences += 1
+        try:
+            if kbest:
+                cands = engine.candidates(sent, k=kbest, prune=prune)
+                lines = [f"{c.score:.4f}\t{c.penn(sent.forms)}" for c in cands]
+                yield "\n".join(lines) + "\n\n"
+                how = cands[0].how
+            else:
+                p = engine.parser.parse(sent.forms, sent.tags, sent.heads, prune=prune)
+                yield to_line(p.tree, sent.forms) + "\n"
+                how = p.how
+        except InputError as err:
+            report.problems.append(InputError(err.problem, sent.path, sent.line))
+            yield "\n"
+            continue
+        report.converted += 1
+        report.fallback += how == "fallback"
+
+
+def read_input(text: str, path: str | None, pos: str) -> ConllResult:
+    """Parse CoNLL text, keeping going past malformed sentences."""
+    return parse_conll(text, path, pos=pos, on_error="skip")

@@ -28,6 +28,8 @@ from pad_engine.features import (
 )
 
 NEG = -1e30
+GLUE_PENALTY = 100.0
+NO_GLUE = 1 << 40
 # node kinds in a decoded derivation (pre-order arrays)
 LEAF, UNARY, HEAD_LEFT, HEAD_RIGHT = 0, 1, 2, 3
 
@@ -166,7 +168,7 @@ def decode(
     heads, rows, words, tags,
     weights, mask, binary, unary, ptr, ids, tag_sym, nsym, nrows, U, top_sym,
     side_keys, side_p, side_n, prune_rules, prune_side, alpha,
-    gold_bin, gold_un, cell_cost, loss_weight,
+    gold_bin, gold_un, cell_cost, loss_weight, glue_binary, glue_unary,
 ):
     """Best derivation consistent with ``heads``.
 
@@ -248,6 +250,8 @@ def decode(
                             s = base_score + sm + binary_score(
                                 ctx, r, A, A * nsym + hs, A * nsym + ms, weights, mask
                             )
+                            if r >= glue_binary:
+                                s -= GLUE_PENALTY
                             if use_cells:
                                 s += cell_cost[c, A]
                             elif loss_weight > 0:
@@ -272,7 +276,9 @@ def decode(
                             A = unary[r - nb, 0]
                             if A == top_sym and not (a == nl[h] and b == nr[h] and h == root):
                                 continue
-                            s = below + unary_score(uctx, r, weights, mask)
+                            s = below + unary_score(uctx, r - nb, weights, mask)
+                            if r - nb >= glue_unary:
+                                s -= GLUE_PENALTY
                             if use_cells:
                                 s += cell_cost[c, A]
                             elif loss_weight > 0:
@@ -375,7 +381,7 @@ def derivation_features(
         i, j = _cell_span(h, a, b, lptr, rptr, ldeps, rdeps, lo, hi)
         if kind == UNARY:
             unary_context(i, j, h, words, tags, uctx)
-            pos = unary_indices(uctx, r, mask, out, pos)
+            pos = unary_indices(uctx, r - binary.shape[0], mask, out, pos)
             continue
         if kind == HEAD_LEFT:
             m = rdeps[rptr[h] + b - 1]

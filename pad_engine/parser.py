@@ -2,12 +2,14 @@
 
 The decoder needs a derivation under the model's grammar; when pruning leaves none it
 retries exactly, and when even the exact grammar has none (a rule never seen in training)
-it backs off to a flat projection of the d-parse, so every sentence gets a tree consistent
-with its d-parse.
+it decodes once more with glue rules added (:class:`Glue`), so every sentence gets a tree
+consistent with its d-parse. The flat projection of the d-parse is the last resort.
 """
 
 from __future__ import annotations
 
+import copy
+from collections import Counter
 from dataclasses import dataclass
 
 import numpy as np
@@ -16,6 +18,7 @@ from pad_engine import decoder
 from pad_engine.binarize import LEAF, UNARY, BinNode, debinarize
 from pad_engine.errors import InputError
 from pad_engine.features import word_ids
+from pad_engine.grammar import TOP, UNKNOWN_TAG, GrammarArrays
 from pad_engine.lextree import LexNode
 from pad_engine.model import Model
 
@@ -58,9 +61,9 @@ _NO_CELL_COST = np.zeros((0, 0))
 
 
 def run_decoder(model: Model, enc: Encoded, prune: bool, gold_bin=None, gold_un=None,
-                loss_weight: float = 0.0, cell_cost=None, weights=None):
-    """One call of the Numba decoder with the model's arrays."""
-    ga = model.packed()
+                loss_weight: float = 0.0, cell_cost=None, weights=None, glue=None):
+    """One call of the Numba decoder with the model's arrays (or a glue grammar's)."""
+    ga = model.packed() if glue is None else glue.arrays
     return decoder.decode(
         enc.heads, enc.rows, enc.words, enc.tags,
         model.weights if weights is None else weights, model.mask,
@@ -69,7 +72,51 @@ def run_decoder(model: Model, enc: Encoded, prune: bool, gold_bin=None, gold_un=
         ga.side_keys, ga.side_p, ga.side_n, prune, prune, model.alpha,
         _NO_GOLD if gold_bin is None else gold_bin, _NO_GOLD if gold_un is None else gold_un,
         _NO_CELL_COST if cell_cost is None else cell_cost, loss_weight,
+        decoder.NO_GLUE if glue is None else glue.first_binary,
+        decoder.NO_GLUE if glue is None else glue.first_unary,
     )
+
+
+@dataclass
+class Glue:
+    """The model's grammar plus back-off glue rules, for sentences it cannot derive.
+
+    For every head-side symbol Y and every complete symbol Z, attaching Z on either side
+    gives Y's phrase: a tag's usual projection, an intermediate's parent, a phrase itself;
+    and TOP can sit on any phrase. So every word gets a complete item and every sentence a
+    derivation, in which the learned rules still do all they can (glue pays a penalty).
+    """
+
+    arrays: GrammarArrays
+    symbols: list[str]
+    first_binary: int
+    first_unary: int
+
+    @classmethod
+    def build(cls, model: Model) -> Glue:
+        g = copy.deepcopy(model.grammar)
+        first_binary, first_unary = len(g.binary), len(g.unary)
+        default = Counter(model.projections.values()).most_common(1)
+        default_label = default[0][0] if default else "X"
+        tags = set(g.tags) | {UNKNOWN_TAG}
+        real = [s for s in list(g.symbols) if not s.startswith("@") and s != TOP]
+        for y in list(g.symbols):
+            if y == TOP:
+                continue
+            if y in tags:
+                parent = model.projections.get(y, default_label)
+            elif y.startswith("@"):
+                parent = y[1:-1]
+            else:
+                parent = y
+            a, ys = g.symbol(parent), g.symbol(y)
+            for z in real:
+                zs = g.symbol(z)
+                g.add_binary(a, ys, zs, 0)
+                g.add_binary(a, ys, zs, 1)
+        for z in real + [default_label]:
+            g.add_unary(g.top, g.symbol(z))
+        return cls(g.pack(), g.symbols, first_binary, first_unary)
 
 
 def to_binary(symbols: list[str], kinds, syms, words) -> BinNode:
@@ -119,6 +166,14 @@ class Parser:
 
     def __init__(self, model: Model):
         self.model = model
+        self._glue: Glue | None = None
+
+    @property
+    def glue(self) -> Glue:
+        """The back-off grammar, built on first need."""
+        if self._glue is None:
+            self._glue = Glue.build(self.model)
+        return self._glue
 
     def encode_checked(self, forms: list[str], tags: list[str], heads: list[int]) -> Encoded:
         """Encode a sentence, or raise InputError when its d-parse cannot be decoded."""
@@ -133,9 +188,10 @@ class Parser:
             raise InputError(tree_problem(heads) or "the dependency tree is not projective")
         return enc
 
-    def tree(self, kinds, syms, words, tags: list[str]) -> LexNode:
+    def tree(self, kinds, syms, words, tags: list[str], glue: Glue | None = None) -> LexNode:
         """The Penn-level tree of a decoded derivation, with the input tags kept."""
-        tree = debinarize(to_binary(self.model.grammar.symbols, kinds, syms, words))
+        symbols = self.model.grammar.symbols if glue is None else glue.symbols
+        tree = debinarize(to_binary(symbols, kinds, syms, words))
         for leaf in tree.preterminals():
             leaf.label = tags[leaf.word]
         return tree
@@ -149,6 +205,9 @@ class Parser:
             score, kinds, syms, _, _, words = run_decoder(self.model, enc, how == "pruned")
             if kinds.shape[0]:
                 return Parse(self.tree(kinds, syms, words, tags), float(score), how)
+        score, kinds, syms, _, _, words = run_decoder(self.model, enc, False, glue=self.glue)
+        if kinds.shape[0]:
+            return Parse(self.tree(kinds, syms, words, tags, self.glue), float(score), "glue")
         return Parse(fallback_tree(self.model, tags, heads), float("-inf"), "fallback")
 
     def oracle(self, forms: list[str], tags: list[str], heads: list[int],

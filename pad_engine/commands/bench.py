@@ -1,0 +1,28 @@
+"""``pad bench``: accuracy and speed figures on the Penn Treebank sample."""
+
+from __future__ import annotations
+
+import argparse
+
+HELP = "Train and evaluate on the Penn Treebank sample split; print F1 and speed figures."
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--treebank", required=True,
+                        help="folder with wsj_0001.mrg .. wsj_0199.mrg (the PTB sample)")
+    parser.add_argument("--model", help="evaluate this model instead of training one")
+    parser.add_argument("--epochs", type=int, default=10, help="training epochs (10)")
+    parser.add_argument("--headrules", default="collins", help="head table (collins)")
+
+
+def run(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from pad_engine.bench import run_bench
+    from pad_engine.errors import InputError
+
+    treebank = Path(args.treebank)
+    if not (treebank / "wsj_0001.mrg").exists():
+        raise InputError("no wsj_0001.mrg here: not the Penn Treebank sample", str(treebank))
+    run_bench(treebank, Path(args.model) if args.model else None, args.epochs, args.headrules)
+    return 0

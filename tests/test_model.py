@@ -1,0 +1,94 @@
+"""Model files: save/load round trip, and clear errors for damaged, truncated or foreign files."""
+
+from __future__ import annotations
+
+import io
+import json
+import zipfile
+
+import numpy as np
+import pytest
+from test_decoder import toy_examples
+
+from pad_engine.errors import ModelError
+from pad_engine.lextree import to_line
+from pad_engine.model import Model
+from pad_engine.parser import Parser
+from pad_engine.train import Cancelled, train
+
+
+@pytest.fixture(scope="module")
+def toy_model() -> Model:
+    return train(toy_examples(), epochs=3, bits=14)
+
+
+def test_round_trip_gives_identical_parses(toy_model, tmp_path):
+    path = tmp_path / "toy.padmodel"
+    toy_model.save(path)
+    loaded = Model.load(path)
+    assert loaded.grammar.symbols == toy_model.grammar.symbols
+    assert loaded.grammar.binary == toy_model.grammar.binary
+    assert np.array_equal(loaded.weights, toy_model.weights)
+    for ex in toy_examples():
+        a = Parser(toy_model).parse(ex.forms, ex.tags, ex.heads)
+        b = Parser(loaded).parse(ex.forms, ex.tags, ex.heads)
+        assert to_line(a.tree, ex.forms) == to_line(b.tree, ex.forms)
+        assert a.score == pytest.approx(b.score)
+
+
+def test_file_is_npz_without_pickles(toy_model, tmp_path):
+    path = tmp_path / "toy.padmodel"
+    toy_model.save(path)
+    with zipfile.ZipFile(path) as z:
+        assert sorted(z.namelist()) == ["meta.npy", "weights.npy"]
+    with np.load(path, allow_pickle=False) as data:
+        meta = json.loads(data["meta"].tobytes())
+    assert meta["format"] == "pad-studio-model" and meta["version"] == 1
+    assert meta["training"]["sentences"] == len(toy_examples())
+
+
+def test_truncated_file(toy_model, tmp_path):
+    path = tmp_path / "toy.padmodel"
+    toy_model.save(path)
+    data = path.read_bytes()
+    path.write_bytes(data[: len(data) // 2])
+    with pytest.raises(ModelError, match="damaged or not a PAD Studio model"):
+        Model.load(path)
+
+
+def test_foreign_files(tmp_path):
+    text = tmp_path / "notes.txt"
+    text.write_text("hello")
+    with pytest.raises(ModelError, match="notes.txt"):
+        Model.load(text)
+    other = tmp_path / "other.npz"
+    np.savez(other, x=np.zeros(3))
+    with pytest.raises(ModelError, match="missing weights/meta"):
+        Model.load(other)
+    with pytest.raises(ModelError, match="no such model file"):
+        Model.load(tmp_path / "absent.padmodel")
+
+
+def test_newer_version_and_bad_metadata(tmp_path):
+    for meta, message in (
+        ({"format": "pad-studio-model", "version": 99}, "newer than this"),
+        ({"format": "something-else", "version": 1}, "not a PAD Studio model"),
+        ({"format": "pad-studio-model", "version": 1}, "damaged model metadata"),
+    ):
+        buf = io.BytesIO()
+        np.savez(buf, weights=np.zeros(4, np.float32),
+                 meta=np.frombuffer(json.dumps(meta).encode(), np.uint8))
+        path = tmp_path / "m.padmodel"
+        path.write_bytes(buf.getvalue())
+        with pytest.raises(ModelError, match=message):
+            Model.load(path)
+
+
+def test_training_is_deterministic_and_cancellable():
+    a = train(toy_examples(), epochs=2, bits=12, seed=4)
+    b = train(toy_examples(), epochs=2, bits=12, seed=4)
+    assert np.array_equal(a.weights, b.weights)
+    seen = []
+    with pytest.raises(Cancelled):
+        train(toy_examples(), epochs=2, bits=12, cancel=lambda: bool(seen.append(1)) or
+              len(seen) > 3)

@@ -38,18 +38,17 @@ def convert_sentences(
             if kbest:
                 cands = engine.candidates(sent, k=kbest, prune=prune)
                 lines = [f"{c.score:.4f}\t{c.penn(sent.forms)}" for c in cands]
-                yield "\n".join(lines) + "\n\n"
-                how = cands[0].how
+                text, how = "\n".join(lines) + "\n\n", cands[0].how
             else:
                 p = engine.parser.parse(sent.forms, sent.tags, sent.heads, prune=prune)
-                yield to_line(p.tree, sent.forms) + "\n"
-                how = p.how
+                text, how = to_line(p.tree, sent.forms) + "\n", p.how
         except InputError as err:
             report.problems.append(InputError(err.problem, sent.path, sent.line))
             yield "\n"
             continue
         report.converted += 1
         report.fallback += how == "fallback"
+        yield text
 
 
 def read_input(text: str, path: str | None, pos: str) -> ConllResult:

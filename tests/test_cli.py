@@ -1,0 +1,72 @@
+"""The ``pad`` command line: help for every command, conversion end to end, clear failures."""
+
+from __future__ import annotations
+
+import io
+import sys
+
+import pytest
+from test_decoder import toy_examples
+
+from pad_engine.cli import build_parser, main
+from pad_engine.conll import format_conllx
+from pad_engine.train import train
+
+
+@pytest.fixture(scope="module")
+def toy_model_path(tmp_path_factory):
+    path = tmp_path_factory.mktemp("model") / "toy.padmodel"
+    train(toy_examples(), epochs=3, bits=14).save(path)
+    return path
+
+
+def conll_text(examples) -> str:
+    return "".join(format_conllx(ex.forms, ex.tags, ex.heads, ["_"] * len(ex.forms)) + "\n"
+                   for ex in examples)
+
+
+def test_every_command_has_help(capsys):
+    sub = next(a for a in build_parser()._actions if a.dest == "command")
+    assert {"convert", "train", "oracle", "bench", "eval"} <= set(sub.choices)
+    for name in sub.choices:
+        with pytest.raises(SystemExit) as exit_:
+            main([name, "--help"])
+        assert exit_.value.code == 0
+        assert "usage: pad " + name in capsys.readouterr().out
+
+
+def test_convert_file_one_line_per_sentence_in_order(toy_model_path, tmp_path, capsys):
+    exs = toy_examples()
+    bad = "1\tbroken\t_\tNN\tNN\t_\tX\t_\t_\t_\n\n"  # non-integer head
+    src = tmp_path / "in.conll"
+    src.write_text(conll_text(exs[:2]) + bad + conll_text(exs[2:]), encoding="utf-8")
+    out = tmp_path / "out.mrg"
+    assert main(["convert", str(src), "-o", str(out), "--model", str(toy_model_path)]) == 0
+    lines = out.read_text(encoding="utf-8").split("\n")[:-1]
+    assert len(lines) == len(exs) + 1
+    assert lines[2] == ""  # the malformed sentence keeps its place
+    for ex, line in zip(exs, lines[:2] + lines[3:]):
+        assert line.startswith("(TOP ")
+        assert all(f" {w})" in line for w in ex.forms)
+    err = capsys.readouterr().err
+    assert "in.conll:16: HEAD" in err
+    assert f"{len(exs)} of {len(exs) + 1} sentences converted" in err
+
+
+def test_convert_stdin_to_stdout(toy_model_path, monkeypatch, capsys):
+    exs = toy_examples()
+    monkeypatch.setattr(sys, "stdin", io.StringIO(conll_text(exs)))
+    assert main(["convert", "--model", str(toy_model_path), "--no-prune"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert len(out) == len(exs) and all(line.startswith("(TOP ") for line in out)
+
+
+def test_convert_fails_with_one_line_reason(tmp_path, capsys):
+    src = tmp_path / "in.conll"
+    src.write_text(conll_text(toy_examples()[:1]), encoding="utf-8")
+    bad_model = tmp_path / "model.padmodel"
+    bad_model.write_text("not a model")
+    assert main(["convert", str(src), "--model", str(bad_model)]) == 1
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("pad convert: ") and "model.padmodel" in err and "\n" not in err
+    assert main(["convert", str(tmp_path / "absent.conll"), "--model", str(bad_model)]) == 1

@@ -41,7 +41,8 @@ class Engine:
 
     def candidates(self, sent: DepSentence, k: int = 10, prune: bool = True) -> list[Candidate]:
         """The k best c-parses consistent with the sentence's d-parse, best first."""
-        return [self.best(sent, prune)]
+        parses = self.parser.kbest(sent.forms, sent.tags, sent.heads, k, prune=prune)
+        return [Candidate(p.tree, p.score, p.how) for p in parses]
 
     def best(self, sent: DepSentence, prune: bool = True) -> Candidate:
         """The best c-parse consistent with the sentence's d-parse."""

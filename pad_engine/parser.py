@@ -14,12 +14,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from pad_engine import decoder
+from pad_engine import decoder, kbest
 from pad_engine.binarize import LEAF, UNARY, BinNode, debinarize
 from pad_engine.errors import InputError
 from pad_engine.features import word_ids
 from pad_engine.grammar import TOP, UNKNOWN_TAG, GrammarArrays
-from pad_engine.lextree import LexNode
+from pad_engine.lextree import LexNode, to_line
 from pad_engine.model import Model
 
 
@@ -209,6 +209,38 @@ class Parser:
         if kinds.shape[0]:
             return Parse(self.tree(kinds, syms, words, tags, self.glue), float(score), "glue")
         return Parse(fallback_tree(self.model, tags, heads), float("-inf"), "fallback")
+
+    def kbest(self, forms: list[str], tags: list[str], heads: list[int], k: int,
+              prune: bool = True) -> list[Parse]:
+        """The k best trees consistent with ``heads``, best first, distinct as Penn trees.
+        A pruned search that finds fewer than k is redone exactly; glue as in :meth:`parse`."""
+        enc = self.encode_checked(forms, tags, heads)
+        passes = ("pruned", "exact", "glue") if prune else ("exact", "glue")
+        result: list[Parse] = []
+        for how in passes:
+            glue = self.glue if how == "glue" else None
+            ga = self.model.packed() if glue is None else glue.arrays
+            scores, offsets, kinds, syms, _, _, words = kbest.decode_kbest(
+                enc.heads, enc.rows, enc.words, enc.tags,
+                self.model.weights, self.model.mask, ga.binary, ga.unary, ga.ptr, ga.ids,
+                ga.tag_sym, ga.nsym, ga.nrows, ga.max_unary, self.model.grammar.top,
+                ga.side_keys, ga.side_p, ga.side_n, how == "pruned", how == "pruned",
+                self.model.alpha,
+                decoder.NO_GLUE if glue is None else glue.first_binary,
+                decoder.NO_GLUE if glue is None else glue.first_unary, k,
+            )
+            result, seen = [], set()
+            for t in range(len(scores)):
+                sl = slice(offsets[t], offsets[t + 1])
+                tree = self.tree(kinds[sl], syms[sl], words[sl], tags, glue)
+                line = to_line(tree, forms)
+                if line not in seen:
+                    seen.add(line)
+                    result.append(Parse(tree, float(scores[t]), how))
+            if len(result) >= k or (result and how != "pruned"):
+                return result
+        return result or [Parse(fallback_tree(self.model, tags, heads), float("-inf"),
+                                "fallback")]
 
     def oracle(self, forms: list[str], tags: list[str], heads: list[int],
                gold: LexNode) -> Parse:

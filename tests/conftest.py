@@ -45,3 +45,17 @@ def gum_dir() -> Path:
 def evalb_dir() -> Path:
     """Gold/test pairs with the reference EVALB (COLLINS.prm) output."""
     return _need(EVALB_DIR)
+
+
+@pytest.fixture(scope="session")
+def random_model():
+    """A model with the toy grammar and random weights (for exactness tests)."""
+    import numpy as np
+    from toy import toy_examples
+
+    from pad_engine.train import train
+
+    model = train(toy_examples(), epochs=1, bits=14)
+    rng = np.random.default_rng(7)
+    model.weights = rng.normal(0, 1, model.weights.shape).astype(np.float32)
+    return model

@@ -6,7 +6,7 @@ import io
 import sys
 
 import pytest
-from test_decoder import toy_examples
+from toy import toy_examples
 
 from pad_engine.cli import build_parser, main
 from pad_engine.conll import format_conllx

@@ -8,7 +8,7 @@ import zipfile
 
 import numpy as np
 import pytest
-from test_decoder import toy_examples
+from toy import toy_examples
 
 from pad_engine.errors import ModelError
 from pad_engine.lextree import to_line

@@ -1,0 +1,59 @@
+"""k-best decoding against brute-force enumeration of Y(x, d) under a random model."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from toy import derivation_score, enumerate_parses, random_projective
+
+from pad_engine.binarize import debinarize
+from pad_engine.lextree import induced_heads, to_line
+from pad_engine.parser import Parser
+
+
+def test_kbest_lists_match_brute_force(random_model):
+    rng = random.Random(11)
+    parser = Parser(random_model)
+    compared = 0
+    for trial in range(1200):
+        n = rng.randint(1, 7)
+        heads = random_projective(n, rng)
+        tags = [rng.choice(["DT", "NN", "NN", "VBD", "VBD", "IN", "JJ"]) for _ in range(n)]
+        forms = [f"v{trial}_{i}" for i in range(n)]
+        trees = enumerate_parses(random_model, tags, heads)
+        if not trees:
+            continue
+        scored = sorted(
+            ((derivation_score(random_model, forms, tags, heads, t),
+              to_line(debinarize(t), forms)) for t in trees),
+            key=lambda x: -x[0],
+        )
+        for k in (1, 3, 10, 50):
+            got = parser.kbest(forms, tags, heads, k, prune=False)
+            assert len(got) == min(k, len(scored))
+            lines = [to_line(p.tree, forms) for p in got]
+            assert len(set(lines)) == len(lines)
+            for p, (want_score, _) in zip(got, scored):
+                assert p.score == pytest.approx(want_score, rel=1e-4, abs=1e-3)
+            by_line = dict((line, s) for s, line in scored)
+            for p, line in zip(got, lines):
+                assert by_line[line] == pytest.approx(p.score, rel=1e-4, abs=1e-3)
+        compared += 1
+    assert compared >= 40, compared
+
+
+def test_first_candidate_is_the_one_best(random_model):
+    rng = random.Random(2)
+    parser = Parser(random_model)
+    for _ in range(100):
+        n = rng.randint(1, 10)
+        heads = random_projective(n, rng)
+        tags = [rng.choice(["DT", "NN", "VBD", "IN"]) for _ in range(n)]
+        forms = [f"w{i}" for i in range(n)]
+        for prune in (True, False):
+            best = parser.parse(forms, tags, heads, prune=prune)
+            cands = parser.kbest(forms, tags, heads, 5, prune=prune)
+            assert cands[0].score == pytest.approx(best.score, rel=1e-6)
+            for c in cands:
+                assert induced_heads(c.tree, n) == heads

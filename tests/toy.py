@@ -1,0 +1,145 @@
+"""Toy treebank and brute-force enumeration of Y(x, d), shared by the decoder tests."""
+
+from __future__ import annotations
+
+import itertools
+import random
+
+import numpy as np
+from nltk import Tree
+
+from pad_engine.binarize import HEAD_LEFT, HEAD_RIGHT, LEAF, UNARY, BinNode, debinarize
+from pad_engine.decoder import derivation_features
+from pad_engine.grammar import LEFT_ATTACH, RIGHT_ATTACH
+from pad_engine.lextree import from_penn
+from pad_engine.parser import encode
+from pad_engine.train import Example, example_from_lextree, gold_derivation
+
+TREES = [
+    "(TOP (S (NP (DT the) (NN man)) (VP (VBD saw) (NP (DT a) (NN dog)) "
+    "(PP (IN with) (NP (DT a) (NN telescope)))) (. .)))",
+    "(TOP (S (NP (PRP I)) (VP (VBD ate) (NP (NN fish))) (. .)))",
+    "(TOP (S (NP (DT the) (JJ big) (NN dog)) (VP (VBD barked)) (. .)))",
+    "(TOP (S (NP (NP (DT the) (NN dog)) (PP (IN in) (NP (NN town)))) (VP (VBD ran)) (. .)))",
+    "(TOP (S (VP (VBD ran) (ADVP (RB fast)))))",
+    "(TOP (NP (NP (NN fish)) (PP (IN with) (NP (NN dog)))))",
+    "(TOP (S (NP (NN dog)) (VP (VBD saw) (S (VP (VBD ran))))))",
+]
+
+
+def toy_heads(tree: Tree, pos: tuple[int, ...] = ()) -> dict[tuple[int, ...], int]:
+    """A tiny head table: NP heads right, S heads its VP, everything else left."""
+    if isinstance(tree[0], str):
+        return {}
+    kids = [c.label() for c in tree]
+    if tree.label() == "NP":
+        head = max(i for i, k in enumerate(kids) if k != "PP")
+    elif tree.label() == "S":
+        head = kids.index("VP") if "VP" in kids else 0
+    else:
+        head = 0
+    out = {pos: head}
+    for i, child in enumerate(tree):
+        out.update(toy_heads(child, pos + (i,)))
+    return out
+
+
+def toy_examples() -> list[Example]:
+    out = []
+    for s in TREES:
+        t = Tree.fromstring(s)
+        out.append(example_from_lextree(from_penn(t, toy_heads(t)), t.leaves()))
+    return out
+
+
+def enumerate_parses(model, tags: list[str], heads: list[int]) -> list[BinNode]:
+    """Every derivation in Y(x, d) under the model's grammar, by brute force."""
+    g = model.grammar
+    n = len(tags)
+    U = g.max_unary
+    lefts = {h: sorted((m for m in range(n) if heads[m] == h + 1 and m < h), reverse=True)
+             for h in range(n)}
+    rights = {h: sorted(m for m in range(n) if heads[m] == h + 1 and m > h) for h in range(n)}
+    root = heads.index(0)
+
+    def unary_chains(node: BinNode, allow_top: bool) -> list[BinNode]:
+        out = [node]
+        frontier = [node]
+        for _ in range(U):
+            nxt = []
+            for below in frontier:
+                for a, b in g.unary:
+                    if g.symbols[b] == below.label and (allow_top or g.symbols[a] != "TOP"):
+                        nxt.append(BinNode(g.symbols[a], UNARY, below))
+            out += nxt
+            frontier = nxt
+        return out
+
+    memo: dict[int, list[BinNode]] = {}
+
+    def complete(h: int) -> list[BinNode]:
+        if h in memo:
+            return memo[h]
+        L, R = lefts[h], rights[h]
+        is_root = h == root
+        start = BinNode(tags[h] if tags[h] in g.tags else "<unk>", LEAF, word=h)
+        results = []
+        for order in set(itertools.permutations([0] * len(L) + [1] * len(R))):
+            states = unary_chains(start, is_root and not L and not R)
+            a = b = 0
+            for step, side in enumerate(order):
+                last = step == len(order) - 1
+                m = L[a] if side == 0 else R[b]
+                new_states = []
+                for st in states:
+                    for mod in complete(m):
+                        for A, H, M, d in g.binary:
+                            if g.symbols[H] != st.label or g.symbols[M] != mod.label:
+                                continue
+                            if side == 0 and d == LEFT_ATTACH:
+                                node = BinNode(g.symbols[A], HEAD_RIGHT, mod, st)
+                            elif side == 1 and d == RIGHT_ATTACH:
+                                node = BinNode(g.symbols[A], HEAD_LEFT, st, mod)
+                            else:
+                                continue
+                            new_states += unary_chains(node, is_root and last)
+                states = new_states
+                if side == 0:
+                    a += 1
+                else:
+                    b += 1
+            results += [s for s in states if not s.label.startswith("@")]
+        memo[h] = results
+        return results
+
+    return [t for t in complete(root) if t.label == "TOP"]
+
+
+def derivation_score(model, forms, tags, heads, tree: BinNode) -> float:
+    lex = debinarize(tree)
+    ex = Example(forms, tags, heads, tree, lex)
+    enc = encode(model, forms, tags, heads)
+    kinds, _, rules, cells, _, _ = gold_derivation(model, ex, enc)
+    ga = model.packed()
+    buf = np.zeros(4096, np.int64)
+    nf = derivation_features(enc.heads, enc.words, enc.tags, kinds, rules, cells,
+                             ga.binary, ga.unary, ga.nsym, model.mask, buf)
+    return float(model.weights[buf[:nf]].astype(np.float64).sum())
+
+
+def random_projective(n: int, rng: random.Random) -> list[int]:
+    """A random projective tree by recursive splitting of the span."""
+    heads = [0] * n
+
+    def build(lo: int, hi: int, parent: int) -> None:
+        if lo > hi:
+            return
+        h = rng.randint(lo, hi)
+        heads[h] = parent
+        build(lo, h - 1, h + 1)
+        build(h + 1, hi, h + 1)
+
+    build(0, n - 1, 0)
+    return heads
+
+

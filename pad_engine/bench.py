@@ -57,6 +57,31 @@ def decoder_speed(model: Model, examples: list[Example], prune: bool, repeat: in
     return _rate(len(encs), best)
 
 
+def kbest_speed(parser: Parser, examples: list[Example], k: int, prune: bool = True) -> float:
+    """Sentences/s of k-best decoding (trees built, as the app gets them)."""
+    start = time.perf_counter()
+    for ex in examples:
+        parser.kbest(ex.forms, ex.tags, ex.heads, k, prune=prune)
+    return _rate(len(examples), time.perf_counter() - start)
+
+
+def kbest_oracle_f1(parser: Parser, examples: list[Example], ks: tuple[int, ...]) -> dict:
+    """F1 when an annotator picks the best of the first k candidates of every sentence."""
+    gold = [to_line(ex.lex, ex.forms) for ex in examples]
+    lists = [[to_line(p.tree, ex.forms) for p in parser.kbest(ex.forms, ex.tags, ex.heads,
+                                                                max(ks))] for ex in examples]
+    result = {}
+    for k in ks:
+        chosen = []
+        for g, cands in zip(gold, lists):
+            rows = score([g] * len(cands[:k]), cands[:k]).rows
+            best = max(range(len(rows)), key=lambda i: (rows[i].matched * 2 /
+                       max(1, rows[i].gold_brackets + rows[i].test_brackets), -i))
+            chosen.append(cands[best])
+        result[k] = bracket_f1(score(gold, chosen))
+    return result
+
+
 def convert_process(model_path: Path, conll: Path, out: Path) -> tuple[float, int]:
     """Wall time and peak memory (kB) of one ``pad convert`` process."""
     cmd = [sys.executable, "-m", "pad_engine", "convert", str(conll), "-o", str(out),
@@ -104,6 +129,8 @@ def run_bench(treebank: Path, model_path: Path | None = None, epochs: int = 10,
         figures[f"{name}_parsed"] = report.overall.valid_sentences
         figures[f"{name}_passes"] = hows
         figures[f"{name}_decoder_sent_per_s"] = decoder_speed(model, test, prune)
+    figures["kbest10_sent_per_s"] = kbest_speed(parser, test, 10, prune=True)
+    figures["kbest_oracle_f1"] = kbest_oracle_f1(parser, test, (1, 5, 10, 50))
     with tempfile.TemporaryDirectory() as tmp:
         tmpdir = Path(tmp)
         mpath = model_path or tmpdir / "bench.padmodel"
@@ -147,6 +174,9 @@ def format_figures(f: dict) -> list[str]:
             f"  decoder {f[f'{name}_decoder_sent_per_s']:,.0f} sent/s  passes "
             + ", ".join(f"{k} {v}" for k, v in sorted(f[f"{name}_passes"].items()))
         )
+    lines.append(f"k-best (k=10, pruned)          {f['kbest10_sent_per_s']:,.0f} sent/s")
+    lines.append("k-best oracle F1                " + "  ".join(
+        f"k={k}: {v:.2f}" for k, v in f["kbest_oracle_f1"].items()))
     lines += [
         f"JIT warm-up (this process)     {f['jit_warmup_seconds']:.2f} s",
         f"pad convert start-up           {f['startup_seconds']:.2f} s (model load + cached JIT)",

@@ -1,1 +1,1 @@
-"""PAD Studio desktop application (PySide6). Holds no algorithm: every conversion calls pad_engine."""
+"""PAD Studio desktop app (PySide6). No algorithm here: every conversion calls pad_engine."""

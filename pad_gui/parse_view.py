@@ -1,0 +1,400 @@
+"""The main view: the c-parse drawn as a tree above the words, the d-parse as arcs below,
+both on the same word columns so each word lines up with its tag, its phrases and its arcs.
+
+Phrases sit straight above their head word (head chains are vertical lines), rows are by
+height so all tags share one row. Hovering or selecting a phrase lights up its head word and
+the arcs inside it; dragging from a word to another word asks to re-attach it there.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QPointF, QRectF, Qt, Signal
+from PySide6.QtGui import (
+    QBrush,
+    QColor,
+    QFont,
+    QFontMetricsF,
+    QPainter,
+    QPainterPath,
+    QPen,
+    QPolygonF,
+)
+from PySide6.QtWidgets import (
+    QGraphicsItem,
+    QGraphicsLineItem,
+    QGraphicsPathItem,
+    QGraphicsPolygonItem,
+    QGraphicsScene,
+    QGraphicsView,
+)
+
+from pad_engine.edits import Path, phrases
+from pad_engine.lextree import LexNode
+
+ROW = 40.0  # vertical distance between tree rows
+LEVEL = 17.0  # extra depth per nesting level of arcs
+GAP = 14.0  # horizontal space between word columns
+MARGIN = 16.0
+
+INK = QColor("#222222")
+MUTED = QColor("#8a8a8a")
+ARC = QColor("#5b6770")
+CHANGED_ARC = QColor("#c2185b")
+HILITE = QColor("#1565c0")
+HEAD_WORD = QColor("#fff176")
+DIFF = QColor("#ffcc80")
+NODE_FILL = QColor("#eef3f8")
+TAG_FILL = QColor("#f4f4f4")
+SELECT = QColor("#1e88e5")
+
+
+class NodeItem(QGraphicsItem):
+    """One node of the c-parse (a phrase or a preterminal); selectable, hoverable."""
+
+    def __init__(self, node: LexNode, path: Path, font: QFont, fill: QColor):
+        super().__init__()
+        self.node = node
+        self.path = path
+        self.span = node.span()
+        self.head_word = node.head_word()
+        self.font = font
+        self.fill = fill
+        metrics = QFontMetricsF(font)
+        w = metrics.horizontalAdvance(node.label) + 10
+        h = metrics.height() + 4
+        self.rect = QRectF(-w / 2, -h / 2, w, h)
+        self.setFlag(QGraphicsItem.ItemIsSelectable)
+        self.setAcceptHoverEvents(True)
+        self.setZValue(2)
+        self.setToolTip(f"{node.label}: words {self.span[0] + 1}-{self.span[1] + 1}, "
+                        f"head word {self.head_word + 1}")
+
+    def boundingRect(self) -> QRectF:
+        return self.rect.adjusted(-2, -2, 2, 2)
+
+    def paint(self, painter: QPainter, option, widget=None) -> None:
+        painter.setRenderHint(QPainter.Antialiasing)
+        pen = QPen(SELECT, 2.4) if self.isSelected() else QPen(MUTED, 0.8)
+        painter.setPen(pen)
+        painter.setBrush(QBrush(self.fill))
+        painter.drawRoundedRect(self.rect, 4, 4)
+        painter.setPen(INK)
+        painter.setFont(self.font)
+        painter.drawText(self.rect, Qt.AlignCenter, self.node.label)
+
+    def hoverEnterEvent(self, event) -> None:
+        self.scene().hover(self)
+
+    def hoverLeaveEvent(self, event) -> None:
+        self.scene().hover(None)
+
+
+class WordItem(QGraphicsItem):
+    """A word of the sentence: drag it onto another word to re-attach it there."""
+
+    def __init__(self, index: int, form: str, font: QFont, width: float):
+        super().__init__()
+        self.index = index  # 1-based word number
+        self.form = form
+        self.font = font
+        h = QFontMetricsF(font).height() + 6
+        self.rect = QRectF(-width / 2, -h / 2, width, h)
+        self.lit = False
+        self.setZValue(2)
+        self.setToolTip(f"word {index}: drag onto another word to make that word its head")
+        self.setCursor(Qt.OpenHandCursor)
+
+    def boundingRect(self) -> QRectF:
+        return self.rect
+
+    def paint(self, painter: QPainter, option, widget=None) -> None:
+        if self.lit:
+            painter.fillRect(self.rect, HEAD_WORD)
+        painter.setPen(INK)
+        painter.setFont(self.font)
+        painter.drawText(self.rect, Qt.AlignCenter, self.form)
+
+    def set_lit(self, lit: bool) -> None:
+        if lit != self.lit:
+            self.lit = lit
+            self.update()
+
+
+class ArcItem(QGraphicsPathItem):
+    """A dependency arc from head to dependent, hanging below the words, with its label."""
+
+    def __init__(self, dep: int, head: int, path: QPainterPath, changed: bool):
+        super().__init__(path)
+        self.dep = dep
+        self.head = head
+        self.base = CHANGED_ARC if changed else ARC
+        self.label_item: QGraphicsItem | None = None
+        self.arrow: QGraphicsPolygonItem | None = None
+        self.set_lit(False)
+
+    def set_lit(self, lit: bool) -> None:
+        color = HILITE if lit else self.base
+        self.setPen(QPen(color, 2.2 if lit else 1.1))
+        self.setBrush(Qt.NoBrush)
+        if self.arrow is not None:
+            self.arrow.setPen(QPen(color, 1))
+            self.arrow.setBrush(color)
+
+
+class ParseScene(QGraphicsScene):
+    """Draws one sentence; knows which items stand for which nodes, words and arcs."""
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.font = QFont()
+        self.font.setPointSizeF(10)
+        self.word_font = QFont(self.font)
+        self.word_font.setPointSizeF(11)
+        self.small = QFont(self.font)
+        self.small.setPointSizeF(8)
+        self.nodes: list[NodeItem] = []
+        self.words: list[WordItem] = []
+        self.arcs: list[ArcItem] = []
+        self.x: list[float] = []
+
+    def show_sentence(self, forms: list[str], tags: list[str], heads: list[int],
+                      rels: list[str], tree: LexNode | None,
+                      diff: set[tuple[str, int, int]], changed: set[int]) -> None:
+        """Redraw everything: ``diff`` lists brackets to mark as differing from the first
+        candidate, ``changed`` the dependents whose arcs differ from the file."""
+        self.clear()
+        self.nodes, self.words, self.arcs = [], [], []
+        n = len(forms)
+        wm, sm, tm = (QFontMetricsF(f) for f in (self.word_font, self.small, self.font))
+        widths = [max(wm.horizontalAdvance(forms[i]), tm.horizontalAdvance(tags[i]) + 10, 24)
+                  for i in range(n)]
+        if tree is not None:
+            for _, node in phrases(tree):
+                i = node.head_word()
+                widths[i] = max(widths[i], tm.horizontalAdvance(node.label) + 12)
+        self.x = []
+        left = MARGIN
+        for w in widths:
+            self.x.append(left + w / 2)
+            left += w + GAP
+        height = _height(tree) if tree is not None else 1
+        y_tags = MARGIN + 14 + (height - 1) * ROW
+        y_words = y_tags + 30
+        if tree is not None:
+            self._draw_tree(tree, y_tags, diff)
+        else:
+            for i, tag in enumerate(tags):
+                item = NodeItem(LexNode(tag, [], 0, i), (), self.font, TAG_FILL)
+                item.setFlag(QGraphicsItem.ItemIsSelectable, False)
+                item.setPos(self.x[i], y_tags)
+                self.addItem(item)
+        for i, form in enumerate(forms):
+            word = WordItem(i + 1, form, self.word_font, widths[i] + GAP / 2)
+            word.setPos(self.x[i], y_words)
+            self.addItem(word)
+            self.words.append(word)
+        self._draw_arcs(heads, rels, y_words + wm.height() / 2 + 5, changed, sm)
+        self.setSceneRect(self.itemsBoundingRect().adjusted(-MARGIN, -MARGIN, MARGIN, MARGIN))
+
+    def _draw_tree(self, tree: LexNode, y_tags: float, diff: set) -> None:
+        """Each phrase above its head word; org-chart edges (a bar under the phrase, a drop
+        to each child) never cross: a child is the top node of its own column."""
+        edge_head = QPen(INK, 1.6)
+        edge = QPen(MUTED, 1.0)
+
+        def place(node: LexNode, path: Path) -> tuple[float, float]:
+            if node.word >= 0:
+                x, y = self.x[node.word], y_tags
+                item = NodeItem(node, path, self.font, TAG_FILL)
+            else:
+                x, y = self.x[node.head_word()], y_tags - (_height(node) - 1) * ROW
+                marked = (node.label, *node.span()) in diff
+                item = NodeItem(node, path, self.font, DIFF if marked else NODE_FILL)
+            item.setPos(x, y)
+            self.addItem(item)
+            self.nodes.append(item)
+            if node.word >= 0:
+                return x, y
+            bar = y + ROW * 0.45
+            kids = [place(child, path + (i,)) for i, child in enumerate(node.children)]
+            self._line(x, y, x, bar, edge_head)
+            self._line(min(k[0] for k in kids), bar, max(k[0] for k in kids), bar, edge)
+            for i, (cx, cy) in enumerate(kids):
+                self._line(cx, bar, cx, cy, edge_head if i == node.head else edge)
+            return x, y
+
+        place(tree, ())
+
+    def _line(self, x1: float, y1: float, x2: float, y2: float, pen: QPen) -> None:
+        line = QGraphicsLineItem(x1, y1, x2, y2)
+        line.setPen(pen)
+        line.setZValue(1)
+        self.addItem(line)
+
+    def _draw_arcs(self, heads: list[int], rels: list[str], y0: float, changed: set[int],
+                   metrics: QFontMetricsF) -> None:
+        spans = {m: tuple(sorted((h - 1, m - 1))) for m, h in enumerate(heads, 1) if h > 0}
+        level: dict[int, int] = {}
+        for m in sorted(spans, key=lambda m: spans[m][1] - spans[m][0]):
+            lo, hi = spans[m]
+            inner = [level[k] for k in level
+                     if lo <= spans[k][0] and spans[k][1] <= hi and spans[k] != (lo, hi)]
+            level[m] = 1 + max(inner, default=0)
+        deepest = max(level.values(), default=0)
+        for m, h in enumerate(heads, 1):
+            xm = self.x[m - 1]
+            label = rels[m - 1] if rels else ""
+            if h == 0:
+                bottom = y0 + (deepest + 1) * LEVEL + 6
+                path = QPainterPath(QPointF(xm, bottom))
+                path.lineTo(xm, y0)
+                self._add_arc(m, h, path, m in changed, label or "root", xm, bottom, metrics)
+                continue
+            xh = self.x[h - 1] + (4 if m > h else -4)
+            depth = y0 + level[m] * LEVEL + 4
+            r = min(6.0, abs(xm - xh) / 2)
+            sign = 1 if xm > xh else -1
+            path = QPainterPath(QPointF(xh, y0))
+            path.lineTo(xh, depth - r)
+            path.quadTo(xh, depth, xh + sign * r, depth)
+            path.lineTo(xm - sign * r, depth)
+            path.quadTo(xm, depth, xm, depth - r)
+            path.lineTo(xm, y0)
+            self._add_arc(m, h, path, m in changed, label, (xh + xm) / 2, depth, metrics)
+
+    def _add_arc(self, m: int, h: int, path: QPainterPath, changed: bool, label: str,
+                 lx: float, ly: float, metrics: QFontMetricsF) -> None:
+        xm, top = self.x[m - 1], path.pointAtPercent(1.0).y()
+        arc = ArcItem(m, h, path, changed)
+        arc.arrow = QGraphicsPolygonItem(QPolygonF([
+            QPointF(xm, top), QPointF(xm - 3, top + 6), QPointF(xm + 3, top + 6)]), arc)
+        arc.set_lit(False)
+        self.addItem(arc)
+        if label:
+            w = metrics.horizontalAdvance(label) + 4
+            text = self.addSimpleText(label, self.small)
+            text.setBrush(arc.base)
+            text.setPos(lx - w / 2 + 2, ly - metrics.height() / 2)
+            text.setZValue(3)
+            back = self.addRect(QRectF(lx - w / 2, ly - metrics.height() / 2, w,
+                                       metrics.height()), QPen(Qt.NoPen), QBrush(Qt.white))
+            back.setZValue(2.5)
+            arc.label_item = text
+        self.arcs.append(arc)
+
+    # -- highlighting ---------------------------------------------------------------------
+    def hover(self, item: NodeItem | None) -> None:
+        """Light up a node's head word and the arcs inside its span (the selection's when
+        the pointer leaves)."""
+        if item is None:
+            selected = [i for i in self.selectedItems() if isinstance(i, NodeItem)]
+            item = selected[0] if len(selected) == 1 else None
+        lo, hi = item.span if item else (1, 0)
+        for word in self.words:
+            word.set_lit(item is not None and word.index - 1 == item.head_word)
+        for arc in self.arcs:
+            arc.set_lit(item is not None and arc.head > 0
+                        and lo <= arc.dep - 1 <= hi and lo <= arc.head - 1 <= hi)
+
+    def selected_paths(self) -> list[Path]:
+        return sorted(i.path for i in self.selectedItems() if isinstance(i, NodeItem))
+
+    def select_path(self, path: Path) -> None:
+        self.clearSelection()
+        for item in self.nodes:
+            if item.path == path:
+                item.setSelected(True)
+        self.hover(None)
+
+    def word_at(self, pos: QPointF) -> int | None:
+        for item in self.items(pos):
+            if isinstance(item, WordItem):
+                return item.index
+        return None
+
+
+class ParseView(QGraphicsView):
+    """Zoom (Ctrl+wheel, actions), pan (drag the background), and word-to-word drags."""
+
+    reattach_requested = Signal(int, int)  # dependent, new head (1-based)
+
+    def __init__(self, scene: ParseScene, parent=None):
+        super().__init__(scene, parent)
+        self.setRenderHints(QPainter.Antialiasing | QPainter.TextAntialiasing)
+        self.setDragMode(QGraphicsView.ScrollHandDrag)
+        self.setAlignment(Qt.AlignLeft | Qt.AlignTop)
+        self.setTransformationAnchor(QGraphicsView.AnchorUnderMouse)
+        self._drag_from: int | None = None
+        self._rubber: QGraphicsLineItem | None = None
+
+    def zoom(self, factor: float) -> None:
+        scale = self.transform().m11() * factor
+        if 0.1 <= scale <= 6:
+            self.scale(factor, factor)
+
+    def zoom_to_fit(self) -> None:
+        """Fit the whole sentence into the view, but never blow small sentences up."""
+        self.resetTransform()
+        rect = self.scene().sceneRect()
+        if rect.width() > self.viewport().width() or rect.height() > self.viewport().height():
+            self.fitInView(rect, Qt.KeepAspectRatio)
+
+    def fit_width(self, smallest: float = 0.75) -> None:
+        """Show a new sentence: shrink it to the view's width, but not below ``smallest``
+        (beyond that the labels get too small to read; scroll instead)."""
+        self.resetTransform()
+        width = self.scene().sceneRect().width()
+        room = self.viewport().width()
+        if width > room:
+            factor = max(smallest, room / width)
+            self.scale(factor, factor)
+        self.horizontalScrollBar().setValue(0)
+        self.verticalScrollBar().setValue(0)
+
+    def reset_zoom(self) -> None:
+        self.resetTransform()
+
+    def wheelEvent(self, event) -> None:
+        if event.modifiers() & Qt.ControlModifier:
+            self.zoom(1.15 if event.angleDelta().y() > 0 else 1 / 1.15)
+        else:
+            super().wheelEvent(event)
+
+    def mousePressEvent(self, event) -> None:
+        if event.button() == Qt.LeftButton:
+            word = self.scene().word_at(self.mapToScene(event.position().toPoint()))
+            if word is not None:
+                self._drag_from = word
+                return
+        super().mousePressEvent(event)
+
+    def mouseMoveEvent(self, event) -> None:
+        if self._drag_from is not None:
+            start = self.scene().words[self._drag_from - 1].pos()
+            end = self.mapToScene(event.position().toPoint())
+            if self._rubber is None:
+                self._rubber = self.scene().addLine(0, 0, 0, 0, QPen(CHANGED_ARC, 1.5,
+                                                                     Qt.DashLine))
+                self._rubber.setZValue(5)
+            self._rubber.setLine(start.x(), start.y(), end.x(), end.y())
+            return
+        super().mouseMoveEvent(event)
+
+    def mouseReleaseEvent(self, event) -> None:
+        if self._drag_from is not None:
+            dep, self._drag_from = self._drag_from, None
+            if self._rubber is not None:
+                self.scene().removeItem(self._rubber)
+                self._rubber = None
+            head = self.scene().word_at(self.mapToScene(event.position().toPoint()))
+            if head is not None and head != dep:
+                self.reattach_requested.emit(dep, head)
+            return
+        super().mouseReleaseEvent(event)
+
+
+def _height(node: LexNode) -> int:
+    if node.word >= 0:
+        return 1
+    return 1 + max(_height(c) for c in node.children)
+

@@ -1,0 +1,160 @@
+"""An open treebank and its project: the sentences, what the annotator made of each one,
+the candidates decoded so far, and the effort spent. No Qt here, so it is easy to test.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from pathlib import Path
+
+from pad_engine.api import Candidate
+from pad_engine.conll import ConllResult
+from pad_engine.deptree import DepSentence
+from pad_engine.errors import PadError
+from pad_engine.lextree import LexNode, to_line
+from pad_gui.store import ProjectStore, SavedSentence
+
+MACHINE = "machine"
+CORRECTED = "corrected"
+EDIT_KINDS = ("pick", "relabel", "insert", "delete", "head", "reattach")
+IDLE_CAP = 300.0  # seconds: a longer pause on one sentence counts as a break, not work
+
+Decoded = list[Candidate] | PadError
+
+
+@dataclass(frozen=True)
+class View:
+    """What the annotator has made of one sentence: its d-parse, the candidate picked, and
+    the edited tree (None while the picked candidate is shown unchanged)."""
+
+    heads: tuple[int, ...]
+    chosen: int = 0
+    tree: LexNode | None = None
+
+
+@dataclass
+class Summary:
+    """Effort over the corrected sentences."""
+
+    corrected: int
+    tokens: int
+    seconds: float
+    as_proposed: int  # corrected with the first candidate, untouched
+    actions: dict[str, int]
+
+    @property
+    def tokens_per_hour(self) -> float:
+        return self.tokens / (self.seconds / 3600) if self.seconds > 0 else 0.0
+
+    @property
+    def share_as_proposed(self) -> float:
+        return self.as_proposed / self.corrected if self.corrected else 0.0
+
+
+class Session:
+    """Holds everything about the open treebank; writes to the project as it changes."""
+
+    def __init__(self, path: Path, result: ConllResult, store: ProjectStore, serial: int = 0):
+        self.path = path
+        self.serial = serial  # tells decode results for this session from stale ones
+        self.sentences = result.sentences
+        self.skipped = result.skipped
+        self.format = result.format
+        self.store = store
+        self.cache: dict[tuple[int, int, tuple[int, ...]], Decoded] = {}
+        self._words = [" ".join(s.forms) for s in self.sentences]
+        self.views: dict[int, View] = {}
+        self.status: dict[int, str] = {}
+        self.seconds: dict[int, float] = {}
+        for idx, saved in store.load(self._words).items():
+            heads = tuple(saved.heads) if saved.heads else tuple(self.sentences[idx].heads)
+            self.views[idx] = View(heads, saved.chosen, saved.tree)
+            self.status[idx] = saved.status
+            self.seconds[idx] = saved.seconds
+        store.set_meta("treebank", str(path))
+
+    def __len__(self) -> int:
+        return len(self.sentences)
+
+    def text(self, idx: int) -> str:
+        return self._words[idx]
+
+    def view(self, idx: int) -> View:
+        return self.views.get(idx) or View(tuple(self.sentences[idx].heads))
+
+    def key(self, idx: int, view: View | None = None) -> tuple[int, int, tuple[int, ...]]:
+        """The decode request for the sentence under its current (or given) d-parse."""
+        return self.serial, idx, (view or self.view(idx)).heads
+
+    def with_heads(self, idx: int, heads: tuple[int, ...]) -> DepSentence:
+        """The sentence with a (possibly corrected) d-parse, everything else kept."""
+        return dataclasses.replace(self.sentences[idx], heads=list(heads))
+
+    def decoded(self, idx: int, view: View | None = None) -> Decoded | None:
+        return self.cache.get(self.key(idx, view))
+
+    def shown_tree(self, idx: int, view: View | None = None) -> LexNode | None:
+        """The tree on screen: the edited one, else the picked candidate (None if not
+        decoded yet or not decodable)."""
+        view = view or self.view(idx)
+        if view.tree is not None:
+            return view.tree
+        found = self.decoded(idx, view)
+        if isinstance(found, list) and found:
+            return found[min(view.chosen, len(found) - 1)].tree
+        return None
+
+    def is_corrected(self, idx: int) -> bool:
+        return self.status.get(idx) == CORRECTED
+
+    def arcs_changed(self, idx: int) -> bool:
+        return list(self.view(idx).heads) != self.sentences[idx].heads
+
+    # -- changes (each one is saved at once) ---------------------------------------------
+    def set_view(self, idx: int, view: View) -> None:
+        self.views[idx] = view
+        self._save(idx)
+
+    def set_status(self, idx: int, status: str) -> None:
+        self.status[idx] = status
+        self._save(idx)
+
+    def add_time(self, idx: int, seconds: float) -> None:
+        """Count time spent on a sentence (a long idle stretch counts as IDLE_CAP)."""
+        self.seconds[idx] = self.seconds.get(idx, 0.0) + min(seconds, IDLE_CAP)
+        self._save(idx)
+
+    def log(self, idx: int, kind: str) -> None:
+        self.store.log(idx, kind)
+
+    def _save(self, idx: int) -> None:
+        view = self.view(idx)
+        tree = self.shown_tree(idx, view)
+        penn = to_line(tree, self.sentences[idx].forms) if tree is not None else None
+        saved = SavedSentence(self.status.get(idx, MACHINE), view.chosen, list(view.heads),
+                              view.tree, self.seconds.get(idx, 0.0))
+        self.store.save(idx, self._words[idx], saved, penn)
+
+    # -- effort ---------------------------------------------------------------------------
+    def summary(self) -> Summary:
+        counts = self.store.action_counts()
+        done = [i for i, s in self.status.items() if s == CORRECTED]
+        actions = dict.fromkeys(EDIT_KINDS, 0)
+        as_proposed = 0
+        for idx in done:
+            mine = counts.get(idx, {})
+            for kind in EDIT_KINDS:
+                actions[kind] += mine.get(kind, 0)
+            view = self.view(idx)
+            if view.tree is None and view.chosen == 0 and not self.arcs_changed(idx):
+                as_proposed += 1
+        return Summary(len(done), sum(len(self.sentences[i]) for i in done),
+                       sum(self.seconds.get(i, 0.0) for i in done), as_proposed, actions)
+
+    def effort_rows(self) -> list[tuple[int, int, str, float, dict[str, int]]]:
+        """Per touched sentence: index, length, status, seconds, action counts."""
+        counts = self.store.action_counts()
+        touched = sorted(set(self.status) | set(self.seconds) | set(counts))
+        return [(i, len(self.sentences[i]), self.status.get(i, MACHINE),
+                 self.seconds.get(i, 0.0), counts.get(i, {})) for i in touched]

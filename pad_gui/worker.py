@@ -1,0 +1,116 @@
+"""The engine's thread: loads the model, decodes sentences and runs export jobs off the UI.
+
+One thread owns the engine, so decoding never races itself, and a priority queue lets the
+sentence on screen jump ahead of background prefetching. Results come back as Qt signals,
+which are delivered in the UI thread.
+"""
+
+from __future__ import annotations
+
+import itertools
+import queue
+import traceback
+from collections.abc import Callable, Hashable
+from pathlib import Path
+
+from PySide6.QtCore import QThread, Signal
+
+from pad_engine.api import Engine
+from pad_engine.deptree import DepSentence
+from pad_engine.errors import PadError
+
+# Priorities: lower runs first.
+NOW = 0
+SOON = 1
+BACKGROUND = 2
+
+K_BEST = 10
+DecodeKey = Hashable  # names the sentence and the d-parse it is decoded under
+
+
+class EngineThread(QThread):
+    """Decodes ``(index, heads)`` requests; emits each result once."""
+
+    ready = Signal(str)  # "" when the model is loaded and warm, else why it is not
+    decoded = Signal(object, object)  # DecodeKey, list[Candidate] or PadError
+    job_done = Signal(int, object)  # job id, result or Exception
+
+    def __init__(self, model_path: str | Path | None = None, parent=None):
+        super().__init__(parent)
+        self.model_path = model_path
+        self.engine: Engine | None = None
+        self._queue: queue.PriorityQueue = queue.PriorityQueue()
+        self._order = itertools.count()
+        self._done: set[DecodeKey] = set()
+        self._jobs = itertools.count(1)
+
+    def request(self, key: DecodeKey, sent: DepSentence, priority: int = NOW) -> None:
+        """Queue a decode of ``sent`` (whose heads are ``key[1]``) unless already done."""
+        if key not in self._done:
+            self._queue.put((priority, next(self._order), "decode", key, sent))
+
+    def submit(self, fn: Callable[[Engine], object]) -> int:
+        """Run ``fn(engine)`` on this thread after the queued decodes of higher priority;
+        returns the job id that ``job_done`` will carry."""
+        job = next(self._jobs)
+        self._queue.put((SOON, next(self._order), "job", job, fn))
+        return job
+
+    def drop_pending(self) -> None:
+        """Forget queued decodes (another file was opened); queued jobs still run."""
+        kept = []
+        while True:
+            try:
+                item = self._queue.get_nowait()
+            except queue.Empty:
+                break
+            if item[2] != "decode":
+                kept.append(item)
+        for item in kept:
+            self._queue.put(item)
+
+    def stop(self) -> None:
+        """Ask the thread to finish and wait for it."""
+        self._queue.put((-1, next(self._order), "stop", None, None))
+        self.wait()
+
+    def run(self) -> None:
+        try:
+            self.engine = Engine.load(self.model_path)
+            # The first decode compiles or loads the Numba code: do it now, not on screen.
+            self.engine.candidates(DepSentence(["Hello", "."], ["UH", "."], [0, 1]))
+        except Exception as e:  # noqa: BLE001 - any failure means "no model", shown to the user
+            self.engine = None
+            self.ready.emit(f"{type(e).__name__}: {e}")
+        else:
+            self.ready.emit("")
+        while True:
+            _, _, kind, key, payload = self._queue.get()
+            if kind == "stop":
+                return
+            if kind == "job":
+                self._run_job(key, payload)
+            elif key not in self._done:
+                self._decode(key, payload)
+
+    def _decode(self, key: DecodeKey, sent: DepSentence) -> None:
+        try:
+            if self.engine is None:
+                raise PadError("no model is loaded")
+            result: object = self.engine.candidates(sent, k=K_BEST)
+        except PadError as e:
+            result = e
+        except Exception as e:  # noqa: BLE001 - a decoder bug must not kill the thread
+            result = PadError(f"decoder failed: {type(e).__name__}: {e}")
+            traceback.print_exc()
+        self._done.add(key)
+        self.decoded.emit(key, result)
+
+    def _run_job(self, job: int, fn: Callable[[Engine], object]) -> None:
+        try:
+            if self.engine is None:
+                raise PadError("no model is loaded")
+            result = fn(self.engine)
+        except Exception as e:  # noqa: BLE001 - reported to the user by the caller
+            result = e
+        self.job_done.emit(job, result)

@@ -8,8 +8,10 @@ head rules make them from Penn trees, and the app edits them; all of them go thr
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from nltk import Tree
+if TYPE_CHECKING:  # nltk takes a second to import: keep it off the conversion path
+    from nltk import Tree
 
 
 @dataclass
@@ -98,6 +100,8 @@ def from_penn(tree: Tree, head_child: dict[tuple[int, ...], int]) -> LexNode:
 
 def to_penn(root: LexNode, forms: list[str]) -> Tree:
     """The nltk tree with the given word forms at the leaves."""
+    from nltk import Tree
+
     if root.word >= 0:
         return Tree(root.label, [forms[root.word]])
     return Tree(root.label, [to_penn(child, forms) for child in root.children])

@@ -161,6 +161,31 @@ def fallback_tree(model: Model, tags: list[str], heads: list[int]) -> LexNode:
     return LexNode("TOP", [build(deps[0][0])], 0, -1)
 
 
+def bracket_cost(model: Model, enc: Encoded, gold: LexNode) -> np.ndarray:
+    """Cost per (cell, symbol) of building that bracket: -1 for a bracket of ``gold``, +1
+    for any other phrase, 0 for intermediate symbols (they are not brackets)."""
+    spans = decoder.cell_spans(enc.heads)
+    gold_brackets = set()
+    stack = [gold]
+    while stack:
+        node = stack.pop()
+        if node.word < 0:
+            gold_brackets.add((node.label, *node.span()))
+            stack.extend(node.children)
+    symbols = model.grammar.symbols
+    cost = np.zeros((spans.shape[0], len(symbols)))
+    for sid, label in enumerate(symbols):
+        if label.startswith("@"):
+            continue
+        cost[:, sid] = 1.0
+    for c in range(spans.shape[0]):
+        i, j = int(spans[c, 0]), int(spans[c, 1])
+        for sid, label in enumerate(symbols):
+            if (label, i, j) in gold_brackets:
+                cost[c, sid] = -1.0
+    return cost
+
+
 class Parser:
     """Decodes sentences with one model."""
 
@@ -247,22 +272,7 @@ class Parser:
         """The tree in Y(x, d) closest to ``gold`` (labeled brackets: -1 for each gold
         bracket built, +1 for each other one), ignoring the model's weights."""
         enc = self.encode_checked(forms, tags, heads)
-        g = self.model.grammar
-        spans = decoder.cell_spans(enc.heads)
-        gold_brackets = set()
-        stack = [gold]
-        while stack:
-            node = stack.pop()
-            if node.word < 0:
-                gold_brackets.add((node.label, *node.span()))
-                stack.extend(node.children)
-        cost = np.zeros((spans.shape[0], len(g.symbols)))
-        for sid, label in enumerate(g.symbols):
-            if label.startswith("@"):
-                continue
-            for c in range(spans.shape[0]):
-                i, j = spans[c]
-                cost[c, sid] = -1.0 if (label, int(i), int(j)) in gold_brackets else 1.0
+        cost = bracket_cost(self.model, enc, gold)
         zero = np.zeros_like(self.model.weights)
         score, kinds, syms, _, _, words = run_decoder(
             self.model, enc, False, cell_cost=cost, weights=zero, loss_weight=1.0

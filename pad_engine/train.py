@@ -185,6 +185,7 @@ def train(
     headrules: str = "collins",
     progress: Callable[[Progress], None] | None = None,
     cancel: Callable[[], bool] | None = None,
+    margin: float = 1.0,
 ) -> Model:
     """Train a model (deterministic given ``seed``); ``init`` continues from a model."""
     start = time.perf_counter()
@@ -215,7 +216,7 @@ def train(
             enc = encs[idx]
             gk, gs, gr, gc, gold_bin, gold_un = golds[idx]
             _, pk, ps, pr, pc, _ = run_decoder(
-                model, enc, prune=False, gold_bin=gold_bin, gold_un=gold_un, loss_weight=1.0
+                model, enc, prune=False, gold_bin=gold_bin, gold_un=gold_un, loss_weight=margin
             )
             if not (pk.shape == gk.shape and (pk == gk).all() and (ps == gs).all()
                     and (pr == gr).all() and (pc == gc).all()):
@@ -245,6 +246,7 @@ def train(
         "seed": seed,
         "eta": eta,
         "l1": l1,
+        "margin": margin,
         "seconds": round(time.perf_counter() - start, 2),
         "date": time.strftime("%Y-%m-%d %H:%M:%S"),
         "grammar": model.grammar.counts(),

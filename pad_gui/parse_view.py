@@ -151,7 +151,7 @@ class ParseScene(QGraphicsScene):
         self.word_font = QFont(self.font)
         self.word_font.setPointSizeF(11)
         self.small = QFont(self.font)
-        self.small.setPointSizeF(8)
+        self.small.setPointSizeF(8.5)
         self.nodes: list[NodeItem] = []
         self.words: list[WordItem] = []
         self.arcs: list[ArcItem] = []
@@ -241,6 +241,15 @@ class ParseScene(QGraphicsScene):
                      if lo <= spans[k][0] and spans[k][1] <= hi and spans[k] != (lo, hi)]
             level[m] = 1 + max(inner, default=0)
         deepest = max(level.values(), default=0)
+        # Arcs leaving one head fan out a little (nearest dependent innermost), so their
+        # vertical strokes stay apart.
+        offset: dict[int, float] = {}
+        for h in set(heads) - {0}:
+            for side in (-1, 1):
+                deps = sorted((m for m, hh in enumerate(heads, 1) if hh == h and
+                               (m - h) * side > 0), key=lambda m: abs(m - h))
+                for rank, m in enumerate(deps):
+                    offset[m] = side * min(3 + 2.5 * rank, 12)
         for m, h in enumerate(heads, 1):
             xm = self.x[m - 1]
             label = rels[m - 1] if rels else ""
@@ -250,7 +259,7 @@ class ParseScene(QGraphicsScene):
                 path.lineTo(xm, y0)
                 self._add_arc(m, h, path, m in changed, label or "root", xm, bottom, metrics)
                 continue
-            xh = self.x[h - 1] + (4 if m > h else -4)
+            xh = self.x[h - 1] + offset[m]
             depth = y0 + level[m] * LEVEL + 4
             r = min(6.0, abs(xm - xh) / 2)
             sign = 1 if xm > xh else -1

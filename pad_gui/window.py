@@ -344,17 +344,19 @@ class MainWindow(QMainWindow):
         self.problems.resizeColumnToContents(1)
         self.problems_dock.setVisible(bool(errors))
 
+    @staticmethod
+    def _recent() -> list[str]:
+        recent = QSettings().value("recent") or []
+        return [recent] if isinstance(recent, str) else list(recent)  # one entry reads as str
+
     def _remember_recent(self, path: Path) -> None:
-        settings = QSettings()
-        recent = [p for p in (settings.value("recent") or []) if p != str(path.resolve())]
-        settings.setValue("recent", [str(path.resolve()), *recent][:MAX_RECENT])
+        recent = [p for p in self._recent() if p != str(path.resolve())]
+        QSettings().setValue("recent", [str(path.resolve()), *recent][:MAX_RECENT])
         self._refresh_recent()
 
     def _refresh_recent(self) -> None:
         self.recent_menu.clear()
-        recent = QSettings().value("recent") or []
-        if isinstance(recent, str):
-            recent = [recent]
+        recent = self._recent()
         for p in recent:
             action = self.recent_menu.addAction(p)
             action.triggered.connect(lambda checked=False, p=p: self.open_path(p))

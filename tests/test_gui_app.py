@@ -460,3 +460,18 @@ def test_ewt_dev_opens_fast_and_scrolls(qtbot, tiny_model, ewt_dir, tmp_path):
         assert window.candidates.count() == 0
         assert "No tree" in window.candidate_note.text()
     window.close()
+
+
+def test_save_project_as_is_reopened_with_its_treebank(window, qtbot, tmp_path, sample,
+                                                       monkeypatch):
+    key(qtbot, window, Qt.Key_Return, Qt.ControlModifier)
+    chosen = tmp_path / "elsewhere" / "mine.padproject"
+    chosen.parent.mkdir()
+    save_dialog(monkeypatch, chosen)
+    menu_action(window, "File", "Save Project As…").trigger()
+    go(window, qtbot, 2)
+    key(qtbot, window, Qt.Key_Return, Qt.ControlModifier)  # saved into the new project
+    window.open_path(SAMPLE)  # another treebank, then back
+    window.open_path(sample)
+    assert window.session.store.path == chosen
+    assert window.session.is_corrected(0) and window.session.is_corrected(2)

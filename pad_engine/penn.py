@@ -1,0 +1,228 @@
+"""Penn-bracketed trees: reading, normalizing for training/evaluation, writing one per line.
+
+Every tree this module returns is rooted in a node labelled ``TOP`` whose children are the
+tree's original top-level constituents, whatever wrapper the file used (``( (S ...) )``,
+``(TOP ...)``, ``(ROOT ...)`` or none). Files are read and split here by counting brackets,
+not with nltk's corpus readers: that is faster, gives line numbers for every tree and error,
+and works on any path (recent nltk refuses readers outside its data folders).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import TextIO
+
+from nltk import Tree
+
+from pad_engine.atomic import atomic_write_text
+from pad_engine.errors import InputError
+
+_TOKEN = re.compile(r"\(|\)|[^\s()]+")
+_WRAPPERS = ("", "TOP", "ROOT")
+
+
+@dataclass
+class PennResult:
+    """Trees read from one text, the 1-based line each starts on, and what was skipped."""
+
+    trees: list[Tree] = field(default_factory=list)
+    lines: list[int] = field(default_factory=list)
+    skipped: list[InputError] = field(default_factory=list)
+
+
+def read_penn(path: str | os.PathLike[str], *, on_error: str = "raise") -> PennResult:
+    """Read every tree of a Penn-bracketed file (see ``parse_penn``)."""
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    return parse_penn(text, os.fspath(path), on_error=on_error)
+
+
+def parse_penn(text: str, path: str | None = None, *, on_error: str = "raise") -> PennResult:
+    """Parse one or many bracketed trees (one or several lines each) from ``text``.
+
+    ``on_error="raise"`` raises the first ``InputError``; ``"skip"`` records it in
+    ``skipped`` and goes on with the next tree, so one bad tree does not cost a whole file.
+    """
+    if on_error not in ("raise", "skip"):
+        raise ValueError(f"on_error must be 'raise' or 'skip', not {on_error!r}")
+    result = PennResult()
+    lines = text.split("\n")
+    first: int | None = 0
+    while first is not None:
+        first = _scan(lines, first, path, on_error, result)
+    return result
+
+
+def _scan(lines: list[str], first: int, path: str | None, on_error: str, result: PennResult
+          ) -> int | None:
+    """Read trees from line index ``first`` on; after an unclosed tree, return the line
+    index to resume at (None when done)."""
+    stack: list[list] = []  # open nodes: [label, children, line of "(", number of words]
+    start = 0  # line number of the current tree's "("
+    stray = False  # inside a run of text outside brackets (reported once per run)
+    broken = False  # the current tree had an error: report it once, drop the tree
+
+    def fail(problem: str, line: int) -> None:
+        nonlocal broken
+        if stack:
+            if broken:
+                return
+            broken = True
+        err = InputError(problem, path, line)
+        if on_error == "raise":
+            raise err
+        result.skipped.append(err)
+
+    for number in range(first + 1, len(lines) + 1):
+        for tok in _TOKEN.findall(lines[number - 1]):
+            if tok == "(":
+                stray = False
+                if not stack:
+                    start = number
+                    broken = False
+                stack.append([None, [], number, 0])
+            elif tok == ")":
+                stray = False
+                if not stack:
+                    fail("unbalanced brackets: ')' without a matching '('", number)
+                    continue
+                node = None if broken else _make_node(stack[-1], len(stack) == 1, fail)
+                stack.pop()
+                if stack:
+                    stack[-1][1].append(node)
+                elif node is not None:
+                    result.trees.append(node)
+                    result.lines.append(start)
+            elif not stack:
+                if not stray:
+                    fail(f"text outside brackets: {tok!r}", number)
+                    stray = True
+            elif stack[-1][0] is None:
+                stack[-1][0] = tok
+            else:
+                stack[-1][1].append(tok)
+                stack[-1][3] += 1
+    if not stack:
+        return None
+    broken = False
+    fail(f"unbalanced brackets: {len(stack)} '(' not closed by the end of the text "
+         "(tree starts here)", start)
+    # Recover at the next line that opens a tree in column 0: the usual layout of both
+    # one-line and indented treebank files, so the missing ')' costs one tree, not the rest.
+    return next((i for i in range(start, len(lines)) if lines[i].startswith("(")), None)
+
+
+def _make_node(entry: list, is_root: bool, fail) -> Tree | None:
+    """The finished node, or None (after reporting) when it breaks the tree's shape."""
+    label, children, line, n_words = entry
+    if not is_root:
+        if label and children and (n_words == 0 or len(children) == 1):
+            return Tree(label, children)  # a phrase or a preterminal: the usual cases
+        if not label:
+            fail("constituent without a label", line)
+            return None
+    if not children:
+        fail("empty tree '()'" if not label else f"empty constituent ({label})", line)
+        return None
+    wrapper = (label or "") in _WRAPPERS
+    if n_words and (len(children) > 1 or wrapper):
+        word = next(c for c in children if isinstance(c, str))
+        fail(f"word {word!r} has no preterminal of its own: write it as (TAG {word})", line)
+        return None
+    if not is_root:
+        return Tree(label, children)
+    if not wrapper:
+        return Tree("TOP", [Tree(label, children)])
+    if len(children) == 1 and children[0].label() in _WRAPPERS:
+        return Tree("TOP", list(children[0]))  # ( (ROOT ...) ): two wrappers
+    return Tree("TOP", children)
+
+
+_STRIPPED: dict[str, str] = {}
+
+
+def strip_label(label: str) -> str:
+    """A phrase label without function tags and indices: ``NP-SBJ-1`` -> ``NP``.
+
+    Labels that start with "-" (``-NONE-``, ``-LRB-``, ``-RRB-``...) are returned unchanged.
+    """
+    cut = _STRIPPED.get(label)
+    if cut is None:
+        cut = label
+        if not label.startswith("-"):
+            for i, ch in enumerate(label):
+                if ch in "-=" and i > 0:
+                    cut = label[:i]
+                    break
+        _STRIPPED[label] = cut
+    return cut
+
+
+def normalize(tree: Tree, *, keep_empty: bool = False) -> Tree:
+    """The tree as training and evaluation see it (and EVALB compares it).
+
+    Removes ``-NONE-`` preterminals and every constituent left empty (unless ``keep_empty``),
+    strips function tags and indices from phrase labels, and roots the result in ``TOP``.
+    POS tags are kept as they are; unary chains are kept (collapsing them hurts the model).
+    A tree with nothing but empty elements comes back as a childless ``TOP``.
+    """
+    if tree.label() in _WRAPPERS:
+        children = [_normalize(c, keep_empty) for c in tree]
+    else:
+        children = [_normalize(tree, keep_empty)]
+    return Tree("TOP", [c for c in children if c is not None])
+
+
+def _normalize(node: Tree, keep_empty: bool) -> Tree | None:
+    if len(node) == 1 and isinstance(node[0], str):
+        if node.label() == "-NONE-" and not keep_empty:
+            return None
+        return Tree(node.label(), [node[0]])
+    kids = [k for k in (_normalize(c, keep_empty) for c in node) if k is not None]
+    if not kids:
+        return None
+    return Tree(strip_label(node.label()), kids)
+
+
+def tree_to_line(tree: Tree) -> str:
+    """The tree on one line, ``(TOP (S (NP (NNP Pierre)) ...))``, single spaces.
+
+    Built directly rather than with ``pformat`` (this is on the conversion hot path). A word
+    containing brackets or white space would break the bracketing or the line, so brackets
+    are escaped the treebank way (``-LRB-``/``-RRB-``) and white space becomes "_".
+    """
+    parts: list[str] = []
+    append = parts.append
+
+    def emit(node: Tree) -> None:
+        if len(node) == 1:
+            word = node[0]
+            if isinstance(word, str):
+                if "(" in word or ")" in word or " " in word or not word.isprintable():
+                    word = _escape(word)
+                append(f"({node.label()} {word})")
+                return
+        append("(" + node.label())
+        for child in node:
+            append(" ")
+            emit(child)
+        append(")")
+
+    emit(tree)
+    return "".join(parts)
+
+
+def _escape(word: str) -> str:
+    return re.sub(r"\s", "_", word.replace("(", "-LRB-").replace(")", "-RRB-"))
+
+
+def write_penn(trees: Iterable[Tree], path_or_textio: str | os.PathLike[str] | TextIO) -> None:
+    """Write one tree per line; to a path atomically (a failed write leaves the old file)."""
+    text = "".join(tree_to_line(t) + "\n" for t in trees)
+    if hasattr(path_or_textio, "write"):
+        path_or_textio.write(text)
+    else:
+        atomic_write_text(path_or_textio, text)

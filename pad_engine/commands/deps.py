@@ -1,0 +1,40 @@
+"""``pad deps``: the d-parses a head table induces on Penn trees, as CoNLL-X."""
+
+from __future__ import annotations
+
+import argparse
+
+HELP = "Convert Penn trees to dependency trees (CoNLL-X) with a head table."
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("input", help="Penn tree file (.mrg/.ptb)")
+    parser.add_argument("output", help="CoNLL-X file to write")
+    parser.add_argument("--headrules", default="collins",
+                        help="head table: collins, content, or a path (default collins)")
+    parser.add_argument("--keep-empty", action="store_true",
+                        help="keep -NONE- empty elements as words (removed by default)")
+
+
+def run(args: argparse.Namespace) -> int:
+    import sys
+
+    from pad_engine.atomic import atomic_write_text
+    from pad_engine.conll import format_conllx
+    from pad_engine.errors import InputError
+    from pad_engine.headrules import HeadRules, dependencies
+    from pad_engine.penn import normalize, read_penn
+
+    rules = HeadRules.load(args.headrules)
+    result = read_penn(args.input)
+    out = []
+    for tree, line in zip(result.trees, result.lines):
+        norm = normalize(tree, keep_empty=args.keep_empty)
+        if not len(norm):
+            raise InputError("tree has no words once its empty elements are removed "
+                             "(use --keep-empty to keep them)", args.input, line)
+        words, tags, heads, rels = dependencies(norm, rules)
+        out.append(format_conllx(words, tags, heads, rels) + "\n")
+    atomic_write_text(args.output, "".join(out))
+    print(f"pad deps: {len(out)} sentences written to {args.output}", file=sys.stderr)
+    return 0

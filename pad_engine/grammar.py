@@ -1,7 +1,8 @@
 """The binarized grammar read off training trees, and the two pruning tables of paper §3.2.
 
 Rules are indexed for the decoder in CSR form by (row, direction, head-side symbol): row is
-the head word's tag (pruning 1: only rules seen with that tag) or the extra row ``ALL``
+the head word's tag (pruning 1: only rules seen with that tag, or with a tag of its family,
+see :meth:`Grammar._tag_families`) or the extra row ``ALL``
 (exact decoding). Direction 0 attaches a right dependent (head child on the left), 1 a left
 dependent, 2 is a unary rule. Pruning 2 is p(side | tag(h), tag(next left), tag(next right)).
 """
@@ -141,17 +142,20 @@ class Grammar:
         entries: list[tuple[int, int]] = []  # (key, rule id); unary ids are offset by nb
         nb = len(self.binary)
         all_row = nrows - 1
+        family = self._tag_families()
         for row, rid in self.binary_tags:
             _, h, _, d = self.binary[rid]
-            entries.append((((row * 3) + d) * nsym + h, rid))
+            for member in family[row]:
+                entries.append((((member * 3) + d) * nsym + h, rid))
         for rid, (_, h, _, d) in enumerate(self.binary):
             entries.append((((all_row * 3) + d) * nsym + h, rid))
         for row, uid in self.unary_tags:
             b = self.unary[uid][1]
-            entries.append((((row * 3) + 2) * nsym + b, nb + uid))
+            for member in family[row]:
+                entries.append((((member * 3) + 2) * nsym + b, nb + uid))
         for uid, (_, b) in enumerate(self.unary):
             entries.append((((all_row * 3) + 2) * nsym + b, nb + uid))
-        entries.sort()
+        entries = sorted(set(entries))
         keys = np.array([k for k, _ in entries], dtype=np.int64)
         ptr = np.searchsorted(keys, np.arange(nrows * 3 * nsym + 1, dtype=np.int64)).astype(
             np.int64
@@ -172,6 +176,15 @@ class Grammar:
             nsym, nrows, binary, unary, ptr, ids, tag_sym, side_keys, side_p, side_n,
             self.max_unary,
         )
+
+    def _tag_families(self) -> list[list[int]]:
+        """For each tag row, the rows whose rules it may use under pruning 1: the tags that
+        share its first two letters (NN, NNS, NNP, NNPS; VB, VBD, ...). A few thousand
+        training trees leave many (tag, rule) pairs unseen; the family backs them off."""
+        groups: dict[str, list[int]] = {}
+        for row, tag in enumerate(self.tags):
+            groups.setdefault(tag[:2] if tag[:1].isalpha() else tag, []).append(row)
+        return [groups[tag[:2] if tag[:1].isalpha() else tag] for tag in self.tags]
 
     def counts(self) -> dict[str, int]:
         return {

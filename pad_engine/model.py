@@ -36,7 +36,7 @@ class Model:
     )
     headrules: str = "collins"
     pos_column: str = "xpos"
-    alpha: float = 0.95
+    alpha: float = 0.98
     training: dict = field(default_factory=dict)
     projections: dict[str, str] = field(default_factory=dict)  # tag -> usual phrase label
     _packed: GrammarArrays | None = field(default=None, repr=False)
@@ -132,7 +132,7 @@ class Model:
             weights=weights,
             headrules=meta.get("headrules", "collins"),
             pos_column=meta.get("pos_column", "xpos"),
-            alpha=float(meta.get("alpha", 0.95)),
+            alpha=float(meta.get("alpha", 0.98)),
             training=meta.get("training", {}),
             projections=dict(meta.get("projections", {})),
         )

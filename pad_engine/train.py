@@ -178,7 +178,7 @@ def train(
     *,
     epochs: int = 10,
     seed: int = 0,
-    eta: float = 0.1,
+    eta: float = 0.03,
     l1: float = 1e-8,
     bits: int = DEFAULT_BITS,
     init: Model | None = None,

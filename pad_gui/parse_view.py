@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
 
 from pad_engine.edits import Path, phrases
 from pad_engine.lextree import LexNode
+from pad_gui.qtcompat import emit
 
 ROW = 40.0  # vertical distance between tree rows
 LEVEL = 17.0  # extra depth per nesting level of arcs
@@ -397,7 +398,7 @@ class ParseView(QGraphicsView):
                 self._rubber = None
             head = self.scene().word_at(self.mapToScene(event.position().toPoint()))
             if head is not None and head != dep:
-                self.reattach_requested.emit(dep, head)
+                emit(self.reattach_requested, dep, head)
             return
         super().mouseReleaseEvent(event)
 

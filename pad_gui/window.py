@@ -8,7 +8,13 @@ import time
 from pathlib import Path
 
 from pad_resources import resource_path
-from PySide6.QtCore import QItemSelectionModel, QSettings, QStandardPaths, Qt, Signal
+from PySide6.QtCore import (
+    QItemSelectionModel,
+    QSettings,
+    QStandardPaths,
+    Qt,
+    QTimer,
+)
 from PySide6.QtGui import QAction, QKeySequence, QUndoGroup, QUndoStack
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -46,6 +52,7 @@ from pad_gui.worker import BACKGROUND, NOW, SOON, EngineThread
 
 MAX_RECENT = 8
 PREFETCH = 3  # sentences after the current one decoded ahead of the background pass
+POLL_MS = 15  # how often the engine thread's results are taken in
 
 
 def default_project_path(treebank: Path) -> Path:
@@ -64,10 +71,6 @@ def default_project_path(treebank: Path) -> Path:
 class MainWindow(QMainWindow):
     """PAD Studio's one window."""
 
-    sentence_shown = Signal(int)  # index, after the arcs (and tree, if decoded) are drawn
-    candidates_shown = Signal(int)  # index, when its candidates are on screen
-    export_finished = Signal(str)  # a message saying what was written
-
     def __init__(self, model_path: str | Path | None = None):
         super().__init__()
         self.setWindowTitle("PAD Studio")
@@ -82,16 +85,17 @@ class MainWindow(QMainWindow):
         self._jobs: dict[int, str] = {}
         self.labels: list[str] = []
         self.model_problem: str | None = None
+        self.exported: list[str] = []  # what each finished export wrote, in order
         self.engine_ready = False
         self.undo_group = QUndoGroup(self)
 
         self._build_widgets()
         self._build_actions()
         self.engine = EngineThread(model_path, self)
-        self.engine.ready.connect(self._on_engine_ready)
-        self.engine.decoded.connect(self._on_decoded)
-        self.engine.job_done.connect(self._on_job_done)
         self.engine.start()
+        self._poll = QTimer(self)
+        self._poll.timeout.connect(self._take_results)
+        self._poll.start(POLL_MS)
         self.statusBar().showMessage("Loading the model…")
 
     # -- construction ---------------------------------------------------------------------
@@ -262,6 +266,15 @@ class MainWindow(QMainWindow):
         if s is not None and s.key(idx) not in s.cache:
             self.engine.request(s.key(idx), s.with_heads(idx, s.view(idx).heads), priority)
 
+    def _take_results(self) -> None:
+        for kind, key, result in self.engine.take_results():
+            if kind == "decoded":
+                self._on_decoded(key, result)
+            elif kind == "ready":
+                self._on_engine_ready(key)
+            else:
+                self._on_job_done(key, result)
+
     def _on_decoded(self, key, result) -> None:
         s = self.session
         if s is None or key[0] != s.serial:
@@ -275,7 +288,6 @@ class MainWindow(QMainWindow):
             return
         if idx == self.current and heads == s.view(idx).heads:
             self._render(fit=True)
-            self.candidates_shown.emit(idx)
 
     def decoded_current(self) -> bool:
         """Whether the sentence on screen has its candidates (or its decode error)."""
@@ -386,6 +398,7 @@ class MainWindow(QMainWindow):
             self.open_path(files[0])
 
     def closeEvent(self, event) -> None:
+        self._poll.stop()
         self._close_session()
         self.engine.stop()
         super().closeEvent(event)
@@ -464,7 +477,6 @@ class MainWindow(QMainWindow):
         self.mark_button.setText("Corrected ✓ (Ctrl+Enter)" if s.is_corrected(idx)
                                  else "Mark corrected (Ctrl+Enter)")
         self._on_node_selection()
-        self.sentence_shown.emit(idx)
 
     def _fill_candidates(self, decoded, view: View) -> None:
         self._filling = True
@@ -701,7 +713,7 @@ class MainWindow(QMainWindow):
             if problems:
                 message += f"; {len(problems)} without a tree (empty lines): {problems[0]}"
         self.statusBar().showMessage(message, 10000)
-        self.export_finished.emit(message)
+        self.exported.append(message)
 
     def export_conll(self, path: str | None) -> None:
         """The treebank with corrected arcs written back (everything else byte-exact)."""
@@ -722,4 +734,4 @@ class MainWindow(QMainWindow):
         else:
             message = f"Exported {len(sentences)} sentences ({changed} with corrected arcs)"
         self.statusBar().showMessage(message, 10000)
-        self.export_finished.emit(message)
+        self.exported.append(message)

@@ -1,8 +1,10 @@
 """The engine's thread: loads the model, decodes sentences and runs export jobs off the UI.
 
 One thread owns the engine, so decoding never races itself, and a priority queue lets the
-sentence on screen jump ahead of background prefetching. Results come back as Qt signals,
-which are delivered in the UI thread.
+sentence on screen jump ahead of background prefetching. Results go into a plain queue that
+the UI thread drains on a timer. No Python-side ``Signal.emit`` on purpose: in PySide6 6.12
+``SignalInstance.emit`` returns ``True`` without a reference, so every call drops one
+reference to ``True`` and a few thousand emits abort the interpreter ("bool_dealloc").
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ import traceback
 from collections.abc import Callable, Hashable
 from pathlib import Path
 
-from PySide6.QtCore import QThread, Signal
+from PySide6.QtCore import QThread
 
 from pad_engine.api import Engine
 from pad_engine.deptree import DepSentence
@@ -29,11 +31,12 @@ DecodeKey = Hashable  # names the sentence and the d-parse it is decoded under
 
 
 class EngineThread(QThread):
-    """Decodes ``(index, heads)`` requests; emits each result once."""
+    """Decodes ``(index, heads)`` requests and runs jobs; posts each result once.
 
-    ready = Signal(str)  # "" when the model is loaded and warm, else why it is not
-    decoded = Signal(object, object)  # DecodeKey, list[Candidate] or PadError
-    job_done = Signal(int, object)  # job id, result or Exception
+    Results, taken with :meth:`take_results`, are ``("ready", problem or "", None)`` once
+    the model is loaded and warm, ``("decoded", key, list[Candidate] | PadError)`` and
+    ``("job", job id, result | Exception)``.
+    """
 
     def __init__(self, model_path: str | Path | None = None, parent=None):
         super().__init__(parent)
@@ -43,6 +46,16 @@ class EngineThread(QThread):
         self._order = itertools.count()
         self._done: set[DecodeKey] = set()
         self._jobs = itertools.count(1)
+        self._results: queue.SimpleQueue = queue.SimpleQueue()
+
+    def take_results(self) -> list[tuple[str, Hashable, object]]:
+        """Every result posted so far (call from the UI thread)."""
+        out = []
+        while True:
+            try:
+                out.append(self._results.get_nowait())
+            except queue.Empty:
+                return out
 
     def request(self, key: DecodeKey, sent: DepSentence, priority: int = NOW) -> None:
         """Queue a decode of ``sent`` (whose heads are ``key[1]``) unless already done."""
@@ -81,9 +94,9 @@ class EngineThread(QThread):
             self.engine.candidates(DepSentence(["Hello", "."], ["UH", "."], [0, 1]))
         except Exception as e:  # noqa: BLE001 - any failure means "no model", shown to the user
             self.engine = None
-            self.ready.emit(f"{type(e).__name__}: {e}")
+            self._post("ready", f"{type(e).__name__}: {e}", None)
         else:
-            self.ready.emit("")
+            self._post("ready", "", None)
         while True:
             _, _, kind, key, payload = self._queue.get()
             if kind == "stop":
@@ -104,7 +117,7 @@ class EngineThread(QThread):
             result = PadError(f"decoder failed: {type(e).__name__}: {e}")
             traceback.print_exc()
         self._done.add(key)
-        self.decoded.emit(key, result)
+        self._post("decoded", key, result)
 
     def _run_job(self, job: int, fn: Callable[[Engine], object]) -> None:
         try:
@@ -113,4 +126,9 @@ class EngineThread(QThread):
             result = fn(self.engine)
         except Exception as e:  # noqa: BLE001 - reported to the user by the caller
             result = e
-        self.job_done.emit(job, result)
+        self._post("job", job, result)
+
+    def _post(self, kind: str, key: Hashable, result: object) -> None:
+        if isinstance(result, BaseException):
+            result = result.with_traceback(None)  # no frames of this thread outlive it
+        self._results.put((kind, key, result))

@@ -136,6 +136,14 @@ def tree(window: MainWindow) -> LexNode:
     return window.session.shown_tree(window.current)
 
 
+def export(qtbot, window: MainWindow, *menu_path: str) -> str:
+    """Start an export from its menu entry and wait for its message."""
+    done = len(window.exported)
+    menu_action(window, *menu_path).trigger()
+    qtbot.waitUntil(lambda: len(window.exported) > done, timeout=20000)
+    return window.exported[-1]
+
+
 def save_dialog(monkeypatch, path: Path) -> None:
     monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(path), ""))
 
@@ -376,8 +384,7 @@ def test_export_penn_corrected_set_and_conll(window, qtbot, tmp_path, monkeypatc
     key(qtbot, window, Qt.Key_Return, Qt.ControlModifier)
     out = tmp_path / "all.mrg"
     save_dialog(monkeypatch, out)
-    with qtbot.waitSignal(window.export_finished, timeout=20000):
-        menu_action(window, "File", "Export Penn Trees…").trigger()
+    export(qtbot, window, "File", "Export Penn Trees…")
     lines = out.read_text().splitlines()
     assert len(lines) == len(window.session)
     assert lines[0].startswith("(TOP (S (NP-SBJ (DT The) (NN committee))")
@@ -385,16 +392,14 @@ def test_export_penn_corrected_set_and_conll(window, qtbot, tmp_path, monkeypatc
                for line, s in zip(lines, window.session.sentences))
     out = tmp_path / "done.mrg"
     save_dialog(monkeypatch, out)
-    with qtbot.waitSignal(window.export_finished, timeout=20000):
-        menu_action(window, "File", "Export Corrected Set…").trigger()
+    export(qtbot, window, "File", "Export Corrected Set…")
     assert out.read_text().splitlines() == lines[:1]
     # a corrected arc goes back into the CoNLL file
     window.reattach(7, 6)  # "on Tuesday" now modifies "budget"
     qtbot.waitUntil(lambda: window.session.arcs_changed(0), timeout=10000)
     out = tmp_path / "deps.conllu"
     save_dialog(monkeypatch, out)
-    with qtbot.waitSignal(window.export_finished, timeout=20000):
-        menu_action(window, "File", "Export Dependencies (CoNLL)…").trigger()
+    export(qtbot, window, "File", "Export Dependencies (CoNLL)…")
     back = read_conll(out).sentences
     assert back[0].heads == list(window.session.view(0).heads)
     assert [s.heads for s in back[1:]] == [s.heads for s in window.session.sentences[1:]]

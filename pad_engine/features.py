@@ -14,10 +14,9 @@ import zlib
 import numpy as np
 from numba import njit
 
-# Binary templates: rule part per template (0 = rule id, 1 = parent, 2 = parent+head child,
-# 3 = parent+modifier child).
+# Binary templates 0..16 are conjoined with the rule, 17..26 with the parent symbol, 27..28
+# with parent+head child, 29..30 with parent+modifier child.
 N_BINARY = 31
-BINARY_PART = np.array([0] * 17 + [1] * 10 + [2, 2, 3, 3], dtype=np.int64)
 N_UNARY = 11
 MIX = 0x5BD1E9955BD1E995
 BOS_WORD = zlib.crc32(b"<s>")

@@ -1,0 +1,645 @@
+"""Batch conversion of a folder of CoNLL files, on this machine's cores or on a Dask cluster.
+
+Files are the unit of work. Every output is written under a temporary name and renamed when
+complete (``atomic_open``), so a cancelled, killed or crashed run never leaves a partial file
+under a final name, and a worker that dies loses only the file it was writing. A state file in
+the output folder records which model and options made each finished output, so a rerun skips
+outputs that are complete and up to date and converts the rest.
+
+The workers (processes of a pool, or Dask workers) load the model once each and read and write
+the files themselves: on a cluster, the input folder, the output folder and the model must be
+at the same paths on every worker (a shared file system).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import threading
+import time
+import uuid
+from collections.abc import Callable, Iterator
+from dataclasses import asdict, dataclass, field
+from pathlib import Path, PurePosixPath
+
+from pad_engine.api import Engine
+from pad_engine.atomic import atomic_open, atomic_write_text
+from pad_engine.commands.convert import _write_in_order
+from pad_engine.conll import read_conll
+from pad_engine.convert import ConvertReport, convert_sentences
+from pad_engine.errors import InputError, PadError
+from pad_engine.model import Model, default_model_path
+
+EXTENSIONS = (".conll", ".conllx", ".conllu")
+REPORT_NAME = "pad-convert-report"  # .json and .txt in the output folder
+STATE_NAME = ".pad-convert-state.jsonl"
+CONVERTED, UP_TO_DATE, FAILED = "converted", "up to date", "failed"
+_TICK = 0.2  # seconds between progress posts and cancel checks inside a file
+_TEMP = re.compile(r"^\..+\.(mrg|kbest|json|txt|jsonl)\.[0-9a-f]{12}\.tmp$")  # atomic_open's
+
+
+@dataclass
+class Skipped:
+    """A sentence that was not converted: an empty line stands in its place in the output."""
+
+    file: str
+    line: int | None
+    reason: str
+
+
+@dataclass
+class FileResult:
+    """What happened to one input file (paths relative to the input and output folders)."""
+
+    input: str
+    output: str
+    status: str  # CONVERTED, UP_TO_DATE (by an earlier run) or FAILED
+    sentences: int = 0
+    converted: int = 0
+    fallback: int = 0
+    skipped: list[Skipped] = field(default_factory=list)
+    seconds: float = 0.0
+    error: str = ""  # why a FAILED file failed
+
+    @classmethod
+    def from_json(cls, d: dict) -> FileResult:
+        return cls(**{**d, "skipped": [Skipped(**s) for s in d.get("skipped", [])]})
+
+
+@dataclass
+class BatchProgress:
+    """A progress event; ``file`` is set when the event reports a finished file."""
+
+    files_done: int
+    files_total: int
+    sentences_done: int
+    sentences_per_second: float
+    seconds_left: float | None  # None until there is enough to estimate from
+    fraction: float  # 0..1 of the work of this run (by input size)
+    file: FileResult | None = None
+
+
+@dataclass
+class BatchReport:
+    """The outcome of a run; also written to ``report_path`` (JSON) and its ``.txt`` twin."""
+
+    in_dir: str
+    out_dir: str
+    model: str
+    model_sha256: str
+    kbest: int
+    prune: bool
+    pos: str
+    workers: str
+    files: list[FileResult] = field(default_factory=list)
+    seconds: float = 0.0
+    cancelled: bool = False
+    report_path: str = ""
+
+    def count(self, status: str) -> int:
+        return sum(f.status == status for f in self.files)
+
+    @property
+    def sentences(self) -> int:
+        return sum(f.sentences for f in self.files)
+
+    @property
+    def converted(self) -> int:
+        return sum(f.converted for f in self.files)
+
+    @property
+    def skipped(self) -> list[Skipped]:
+        return [s for f in self.files for s in f.skipped]
+
+    @property
+    def sentences_per_second(self) -> float:
+        """Speed of this run: sentences of the files it converted over its wall time."""
+        done = sum(f.sentences for f in self.files if f.status == CONVERTED)
+        return done / self.seconds if self.seconds > 0 else 0.0
+
+    def to_json(self) -> dict:
+        d = asdict(self)
+        d["totals"] = {
+            "files": len(self.files),
+            "converted_files": self.count(CONVERTED),
+            "up_to_date_files": self.count(UP_TO_DATE),
+            "failed_files": self.count(FAILED),
+            "sentences": self.sentences,
+            "converted_sentences": self.converted,
+            "skipped_sentences": len(self.skipped),
+            "fallback_sentences": sum(f.fallback for f in self.files),
+            "sentences_per_second": round(self.sentences_per_second, 1),
+        }
+        return d
+
+    def to_text(self) -> str:
+        t = self.to_json()["totals"]
+        how = f"{self.kbest}-best" if self.kbest else "1-best"
+        lines = [
+            "PAD convert-dir report" + (" (CANCELLED: not every file was converted)"
+                                        if self.cancelled else ""),
+            f"input:   {self.in_dir}",
+            f"output:  {self.out_dir}",
+            f"model:   {self.model} (sha256 {self.model_sha256[:16]})",
+            f"options: {how}, {'pruned' if self.prune else 'exact'} decoding, POS {self.pos}; "
+            f"{self.workers}",
+            f"time:    {self.seconds:.1f} s, {t['sentences_per_second']:,.1f} sentences/s",
+            f"files:   {t['files']} ({t['converted_files']} converted, "
+            f"{t['up_to_date_files']} up to date from an earlier run, {t['failed_files']} failed)",
+            f"sentences: {t['sentences']} ({t['converted_sentences']} converted, "
+            f"{t['fallback_sentences']} of them by the flat fallback; "
+            f"{t['skipped_sentences']} skipped, an empty output line each)",
+            "",
+        ]
+        width = max([len(f.input) for f in self.files] + [4])
+        lines.append(f"{'FILE':<{width}}  {'STATUS':<10}  {'SENTENCES':>9}  {'CONVERTED':>9}  "
+                     f"{'SKIPPED':>7}  OUTPUT")
+        for f in self.files:
+            lines.append(f"{f.input:<{width}}  {f.status:<10}  {f.sentences:>9}  "
+                         f"{f.converted:>9}  {len(f.skipped):>7}  {f.output}"
+                         + (f"  ({f.error})" if f.error else ""))
+        if self.skipped:
+            lines += ["", "Skipped sentences:"]
+            lines += [f"{s.file}:{s.line}: {s.reason}" for s in self.skipped]
+        return "\n".join(lines) + "\n"
+
+
+@dataclass(frozen=True)
+class _Task:
+    """One file to convert, as shipped to a worker (absolute paths plus report names)."""
+
+    index: int
+    src: str
+    dst: str
+    input: str
+    output: str
+    model: str
+    sha256: str
+    kbest: int
+    prune: bool
+    pos: str
+
+
+class _Stop(Exception):
+    """The run was cancelled while a file was being written (its temporary file is gone)."""
+
+
+def find_inputs(in_dir: str | os.PathLike[str]) -> list[PurePosixPath]:
+    """CoNLL files under ``in_dir`` (recursive), as sorted paths relative to it."""
+    root = Path(in_dir)
+    found = []
+    for folder, dirs, files in os.walk(root):
+        dirs.sort()
+        rel = Path(folder).relative_to(root)
+        found += [PurePosixPath(rel.as_posix(), f) for f in files
+                  if f.lower().endswith(EXTENSIONS)]
+    return sorted(found)
+
+
+def output_names(inputs: list[PurePosixPath], kbest: int) -> list[PurePosixPath]:
+    """Output paths mirroring the inputs: ``a/b.conllu`` -> ``a/b.mrg`` (``.kbest`` for k-best
+    output); inputs that share a folder and stem keep their extension (``b.conll.mrg``)."""
+    ext = ".kbest" if kbest else ".mrg"
+    stems: dict[PurePosixPath, int] = {}
+    for p in inputs:
+        stems[p.with_suffix("")] = stems.get(p.with_suffix(""), 0) + 1
+    return [p.with_name(p.name + ext) if stems[p.with_suffix("")] > 1 else p.with_suffix(ext)
+            for p in inputs]
+
+
+def default_jobs() -> int:
+    """The cores this process may use."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:
+        return os.cpu_count() or 1
+
+
+def convert_folder(
+    in_dir: str | os.PathLike[str],
+    out_dir: str | os.PathLike[str],
+    model_path: str | os.PathLike[str] | None = None,
+    jobs: int | None = None,
+    kbest: int = 0,
+    prune: bool = True,
+    *,
+    pos: str = "auto",
+    scheduler: str | None = None,
+    progress: Callable[[BatchProgress], None] | None = None,
+    cancel: Callable[[], bool] | None = None,
+) -> BatchReport:
+    """Convert every CoNLL file under ``in_dir`` into Penn trees under ``out_dir``.
+
+    ``model_path`` None means the bundled model. ``jobs`` worker processes (default: every
+    core; 1 converts in this process); ``scheduler`` the address of a Dask scheduler to run
+    the files on instead. ``progress`` is called from this thread with :class:`BatchProgress`
+    events; ``cancel`` is polled and, once it returns True, the run stops without leaving any
+    partial file under a final name and returns a report with ``cancelled`` set. Ctrl+C does
+    the same and then raises ``KeyboardInterrupt``. The report is also written to ``out_dir``.
+    """
+    if not 0 <= kbest <= 1000:
+        raise InputError(f"k-best count must be between 0 and 1000, not {kbest}")
+    in_root, out_root = Path(in_dir).resolve(), Path(out_dir).resolve()
+    if not in_root.is_dir():
+        raise InputError(f"{in_dir}: no such input folder")
+    model_file = Path(model_path if model_path is not None else default_model_path()).resolve()
+    sha256 = _sha256(model_file)
+    _keep_engine((str(model_file), sha256), Engine(Model.load(model_file)))  # fails early
+    out_root.mkdir(parents=True, exist_ok=True)
+    _remove_temp_files(out_root)
+
+    inputs = find_inputs(in_root)
+    tasks = [_Task(i, str(in_root / src), str(out_root / dst), str(src), str(dst),
+                   str(model_file), sha256, kbest, prune, pos)
+             for i, (src, dst) in enumerate(zip(inputs, output_names(inputs, kbest)))]
+    state = _State(out_root / STATE_NAME)
+    results: dict[int, FileResult] = {}
+    todo = []
+    for t in tasks:
+        earlier = state.up_to_date(t)
+        if earlier is not None:
+            results[t.index] = earlier
+        else:
+            todo.append(t)
+    jobs = max(1, min(jobs or default_jobs(), len(todo)))
+    report = BatchReport(str(in_root), str(out_root), str(model_file), sha256, kbest, prune, pos,
+                         f"Dask scheduler {scheduler}" if scheduler else
+                         f"{jobs} process{'es' if jobs > 1 else ''}")
+    tracker = _Tracker(todo, len(results), len(tasks), progress)
+
+    def finish(task: _Task, result: FileResult, stamp: dict | None) -> None:
+        results[task.index] = result
+        if stamp is not None:
+            state.record(task, result, stamp)
+        tracker.finish(task, result)
+
+    def close() -> None:
+        report.seconds = time.perf_counter() - started
+        report.files = [results[t.index] for t in tasks if t.index in results]
+        state.compact([t for t in tasks if t.index in results])
+        if not report.cancelled:
+            _remove_temp_files(out_root)
+        _write_report(report, out_root)
+
+    stop = cancel or (lambda: False)
+    started = time.perf_counter()
+    try:
+        if scheduler:
+            report.cancelled = _run_dask(scheduler, todo, finish, tracker, stop)
+        elif jobs == 1:
+            report.cancelled = _run_here(todo, finish, tracker, stop)
+        else:
+            report.cancelled = _run_pool(jobs, todo, finish, tracker, stop)
+    except KeyboardInterrupt:
+        report.cancelled = True
+        close()
+        raise
+    close()
+    return report
+
+
+# -- the work on one file (runs in a worker) ------------------------------------------------
+
+_ENGINES: dict[tuple[str, str], Engine] = {}
+_ENGINES_LOCK = threading.Lock()
+
+
+def _engine(task: _Task) -> Engine:
+    """The task's model, loaded once per worker process (and kept for the next files)."""
+    with _ENGINES_LOCK:
+        key = (task.model, task.sha256)
+        if key not in _ENGINES:
+            if _sha256(Path(task.model)) != task.sha256:
+                raise PadError(f"{task.model}: the model file changed during the run")
+            _keep_engine(key, Engine(Model.load(task.model)))
+        return _ENGINES[key]
+
+
+def _keep_engine(key: tuple[str, str], engine: Engine) -> None:
+    """Keep one model per process: the app may run many batches with different models."""
+    _ENGINES.clear()
+    _ENGINES[key] = engine
+
+
+def _convert_file(
+    task: _Task, stopped: Callable[[], bool], post: Callable[[int, int, int], None] | None
+) -> tuple[FileResult, dict | None]:
+    """Convert one file into its output, atomically; returns the result and, when an output
+    was written, the stamps that later tell whether it is still up to date."""
+    started = time.perf_counter()
+    result = FileResult(task.input, task.output, CONVERTED)
+    try:
+        engine = _engine(task)
+        before = os.stat(task.src)
+        data = read_conll(task.src, pos=task.pos, on_error="skip")
+        total = len(data.sentences)
+        report = ConvertReport()
+        chunks = convert_sentences(engine, data.sentences, report, task.prune, task.kbest)
+        os.makedirs(os.path.dirname(task.dst), exist_ok=True)
+        with atomic_open(task.dst, "w") as out:
+            _write_in_order(out, _watched(chunks, task.index, total, stopped, post), data)
+        after = os.stat(task.dst)
+    except _Stop:
+        raise
+    except Exception as err:  # noqa: BLE001 - one bad file must not end the whole batch
+        result.status = FAILED
+        result.error = str(err) if isinstance(err, (PadError, OSError)) else (
+            f"internal error: {type(err).__name__}: {err}")
+        result.seconds = time.perf_counter() - started
+        return result, None
+    problems = sorted([*data.skipped, *report.problems], key=lambda e: e.line or 0)
+    result.sentences = total + len(data.skipped)
+    result.converted = report.converted
+    result.fallback = report.fallback
+    result.skipped = [Skipped(task.input, e.line, e.problem) for e in problems]
+    result.seconds = time.perf_counter() - started
+    stamp = {"input_mtime_ns": before.st_mtime_ns, "input_size": before.st_size,
+             "output_mtime_ns": after.st_mtime_ns, "output_size": after.st_size}
+    return result, stamp
+
+
+def _watched(chunks: Iterator[str], index: int, total: int, stopped: Callable[[], bool],
+             post: Callable[[int, int, int], None] | None) -> Iterator[str]:
+    """Pass the chunks through, posting progress and checking for a cancel every tick."""
+    last = time.perf_counter()
+    done = 0
+    for chunk in chunks:
+        done += 1
+        yield chunk
+        now = time.perf_counter()
+        if now - last >= _TICK:
+            last = now
+            if stopped():
+                raise _Stop()
+            if post is not None:
+                post(index, done, total)
+
+
+# -- three ways to run the tasks ---------------------------------------------------------------
+
+Finish = Callable[[_Task, FileResult, "dict | None"], None]
+
+
+def _run_here(todo: list[_Task], finish: Finish, tracker: _Tracker,
+              stop: Callable[[], bool]) -> bool:
+    """Convert in this process, one file after another; True when cancelled."""
+    for task in todo:
+        if stop():
+            return True
+        try:
+            finish(task, *_convert_file(task, stop, tracker.post))
+        except _Stop:
+            return True
+    return False
+
+
+_worker_cancel = None  # in a pool worker: the run's cancel event
+_worker_queue = None  # in a pool worker: where progress goes
+
+
+def _init_pool_worker(cancel_event, queue) -> None:
+    """Ctrl+C is the parent's to handle: it tells the workers through ``cancel_event``."""
+    import signal
+
+    global _worker_cancel, _worker_queue
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _worker_cancel, _worker_queue = cancel_event, queue
+
+
+def _pool_task(task: _Task) -> tuple[FileResult, dict | None]:
+    return _convert_file(task, _worker_cancel.is_set,
+                         lambda *p: _worker_queue.put(p))  # type: ignore[union-attr]
+
+
+def _run_pool(jobs: int, todo: list[_Task], finish: Finish, tracker: _Tracker,
+              stop: Callable[[], bool]) -> bool:
+    """Convert in ``jobs`` worker processes; True when cancelled."""
+    import multiprocessing
+    import queue
+    from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+
+    # spawn, not fork: the caller may have threads (the app, a Dask client) that fork breaks.
+    ctx = multiprocessing.get_context("spawn")
+    cancel_event, posts = ctx.Event(), ctx.Queue()
+    pool = ProcessPoolExecutor(jobs, mp_context=ctx, initializer=_init_pool_worker,
+                               initargs=(cancel_event, posts))
+    pending = {pool.submit(_pool_task, t): t for t in todo}
+
+    def collect(done) -> None:
+        while True:
+            try:
+                tracker.post(*posts.get_nowait())
+            except queue.Empty:
+                break
+        for future in done:
+            task = pending.pop(future)
+            if not future.cancelled() and future.exception() is None:
+                finish(task, *future.result())
+            elif not future.cancelled() and not isinstance(future.exception(), _Stop):
+                finish(task, FileResult(task.input, task.output, FAILED,
+                                        error=f"worker failed: {future.exception()}"), None)
+
+    cancelled = False
+    try:
+        while pending and not cancelled:
+            done, _ = wait(pending, timeout=_TICK, return_when=FIRST_COMPLETED)
+            collect(done)
+            cancelled = stop()
+    except KeyboardInterrupt:
+        cancelled = True
+        raise
+    finally:
+        if cancelled:
+            cancel_event.set()
+        pool.shutdown(wait=True, cancel_futures=True)
+        collect([f for f in pending if f.done()])  # files finished before the stop still count
+    return cancelled
+
+
+def _dask_task(task: _Task, cancel_name: str) -> tuple[FileResult, dict | None]:
+    """A file as a Dask task: the cancel event is asked at most once a second."""
+    from distributed import Event
+
+    event = Event(cancel_name)
+    asked = [0.0, False]
+
+    def stopped() -> bool:
+        now = time.monotonic()
+        if now - asked[0] >= 1.0:
+            asked[:] = [now, event.is_set()]
+        return asked[1]
+
+    return _convert_file(task, stopped, None)
+
+
+def _run_dask(address: str, todo: list[_Task], finish: Finish, tracker: _Tracker,
+              stop: Callable[[], bool]) -> bool:
+    """Convert on a Dask cluster, one task per file; True when cancelled. A task whose worker
+    dies is rescheduled by the scheduler on another worker."""
+    try:
+        from distributed import Client, Event
+    except ImportError as err:
+        raise PadError(f"--scheduler needs dask.distributed ({err})") from None
+    try:
+        client = Client(address, timeout="20s", set_as_default=False)
+    except (OSError, TimeoutError) as err:
+        raise PadError(f"cannot reach the Dask scheduler at {address}: {err}") from None
+    name = f"pad-convert-cancel-{uuid.uuid4().hex}"
+    cancelled = False
+    with client:
+        event = Event(name, client=client)
+        pending = {client.submit(_dask_task, t, name, pure=False,
+                                 key=f"pad-convert-{t.index}-{name[-8:]}"): t for t in todo}
+        try:
+            while pending and not cancelled:
+                time.sleep(_TICK)
+                for future in [f for f in pending if f.done()]:
+                    task = pending.pop(future)
+                    try:
+                        finish(task, *future.result())
+                    except _Stop:
+                        pass
+                    except Exception as err:  # noqa: BLE001 - reported per file
+                        finish(task, FileResult(task.input, task.output, FAILED,
+                                                error=f"task failed: {err}"), None)
+                cancelled = stop()
+        except KeyboardInterrupt:
+            cancelled = True
+            raise
+        finally:
+            if cancelled:
+                event.set()
+                client.cancel(list(pending))
+    return cancelled
+
+
+# -- progress, state and report ------------------------------------------------------------
+
+
+class _Tracker:
+    """Turns worker posts and finished files into :class:`BatchProgress` events."""
+
+    def __init__(self, todo: list[_Task], up_to_date: int, total: int,
+                 callback: Callable[[BatchProgress], None] | None):
+        self.callback = callback
+        self.sizes = {t.index: max(1, _size(t.src)) for t in todo}
+        self.total_size = sum(self.sizes.values())
+        self.files_done, self.files_total = up_to_date, total
+        self.sentences = 0  # in finished files
+        self.running: dict[int, tuple[int, int]] = {}  # index -> (done, total) in that file
+        self.size_done = 0
+        self.started = time.perf_counter()
+
+    def post(self, index: int, done: int, total: int) -> None:
+        self.running[index] = (done, total)
+        self._emit(None)
+
+    def finish(self, task: _Task, result: FileResult) -> None:
+        self.running.pop(task.index, None)
+        self.files_done += 1
+        self.sentences += result.sentences
+        self.size_done += self.sizes.get(task.index, 0)
+        self._emit(result)
+
+    def _emit(self, file: FileResult | None) -> None:
+        if self.callback is None:
+            return
+        size = self.size_done + sum(self.sizes[i] * d / max(1, n)
+                                    for i, (d, n) in self.running.items())
+        fraction = size / self.total_size if self.total_size else 1.0
+        elapsed = time.perf_counter() - self.started
+        sentences = self.sentences + sum(d for d, _ in self.running.values())
+        left = elapsed * (1 - fraction) / fraction if fraction > 0.01 else None
+        self.callback(BatchProgress(self.files_done, self.files_total, sentences,
+                                    sentences / elapsed if elapsed > 0 else 0.0, left,
+                                    fraction, file))
+
+
+class _State:
+    """Which finished output came from which input, model and options (one JSON per line,
+    appended as files finish so that a killed run's finished files are not redone)."""
+
+    def __init__(self, path: Path):
+        self.path = path
+        self.records: dict[str, dict] = {}
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (FileNotFoundError, UnicodeDecodeError):
+            text = ""
+        for line in text.splitlines():
+            try:
+                record = json.loads(line)
+                self.records[record["output"]] = record
+            except (ValueError, KeyError, TypeError):
+                continue  # a line cut short by a kill
+
+    def up_to_date(self, task: _Task) -> FileResult | None:
+        """The earlier result when the task's output is complete and still valid, else None."""
+        r = self.records.get(task.output)
+        try:
+            src, dst = os.stat(task.src), os.stat(task.dst)
+            if (r is None or r["input"] != task.input or r["options"] != _options(task)
+                    or (dst.st_mtime_ns, dst.st_size) != (r["output_mtime_ns"], r["output_size"])
+                    or (src.st_mtime_ns, src.st_size) != (r["input_mtime_ns"], r["input_size"])
+                    or dst.st_mtime_ns < src.st_mtime_ns):
+                return None
+            result = FileResult.from_json(r["result"])
+        except (OSError, KeyError, TypeError):
+            return None
+        result.status = UP_TO_DATE
+        return result
+
+    def record(self, task: _Task, result: FileResult, stamp: dict) -> None:
+        record = {"input": task.input, "output": task.output, "options": _options(task),
+                  **stamp, "result": asdict(result)}
+        self.records[task.output] = record
+        with open(self.path, "a", encoding="utf-8") as f:
+            f.write(json.dumps(record) + "\n")
+
+    def compact(self, tasks: list[_Task]) -> None:
+        """Rewrite the file with one record per current output (it only grows otherwise)."""
+        keep = [self.records[t.output] for t in tasks if t.output in self.records]
+        atomic_write_text(self.path, "".join(json.dumps(r) + "\n" for r in keep))
+
+
+def _options(task: _Task) -> dict:
+    return {"model_sha256": task.sha256, "kbest": task.kbest, "prune": task.prune,
+            "pos": task.pos}
+
+
+def _write_report(report: BatchReport, out_root: Path) -> None:
+    path = out_root / f"{REPORT_NAME}.json"
+    report.report_path = str(path)
+    atomic_write_text(path, json.dumps(report.to_json(), indent=1) + "\n")
+    atomic_write_text(path.with_suffix(".txt"), report.to_text())
+
+
+def _remove_temp_files(out_root: Path) -> None:
+    """Temporary files that a killed run left behind (never under a final name)."""
+    for folder, _, files in os.walk(out_root):
+        for name in files:
+            if _TEMP.match(name):
+                try:
+                    os.unlink(os.path.join(folder, name))
+                except OSError:
+                    pass
+
+
+def _sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    try:
+        with open(path, "rb") as f:
+            for block in iter(lambda: f.read(1 << 20), b""):
+                digest.update(block)
+    except FileNotFoundError:
+        raise PadError(f"{path}: no such model file") from None
+    return digest.hexdigest()
+
+
+def _size(path: str) -> int:
+    try:
+        return os.path.getsize(path)
+    except OSError:
+        return 0

@@ -30,7 +30,6 @@ from PySide6.QtWidgets import (
 
 from pad_engine.edits import Path, phrases
 from pad_engine.lextree import LexNode
-from pad_gui.qtcompat import emit
 
 ROW = 40.0  # vertical distance between tree rows
 LEVEL = 17.0  # extra depth per nesting level of arcs
@@ -306,8 +305,11 @@ class ParseScene(QGraphicsScene):
             arc.set_lit(item is not None and arc.head > 0
                         and lo <= arc.dep - 1 <= hi and lo <= arc.head - 1 <= hi)
 
+    def selected_items(self) -> list[NodeItem]:
+        return [i for i in self.selectedItems() if isinstance(i, NodeItem)]
+
     def selected_paths(self) -> list[Path]:
-        return sorted(i.path for i in self.selectedItems() if isinstance(i, NodeItem))
+        return sorted(i.path for i in self.selected_items())
 
     def select_path(self, path: Path) -> None:
         self.clearSelection()
@@ -398,7 +400,7 @@ class ParseView(QGraphicsView):
                 self._rubber = None
             head = self.scene().word_at(self.mapToScene(event.position().toPoint()))
             if head is not None and head != dep:
-                emit(self.reattach_requested, dep, head)
+                self.reattach_requested.emit(dep, head)
             return
         super().mouseReleaseEvent(event)
 

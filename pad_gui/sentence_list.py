@@ -6,7 +6,6 @@ from __future__ import annotations
 from PySide6.QtCore import QAbstractTableModel, QSortFilterProxyModel, Qt
 from PySide6.QtGui import QColor
 
-from pad_gui.qtcompat import emit
 from pad_gui.session import CORRECTED, MACHINE, Session
 
 HEADERS = ("#", "Len", "Status", "Text")
@@ -58,7 +57,7 @@ class SentenceModel(QAbstractTableModel):
         return None
 
     def refresh(self, row: int) -> None:
-        emit(self.dataChanged, self.index(row, 0), self.index(row, len(HEADERS) - 1))
+        self.dataChanged.emit(self.index(row, 0), self.index(row, len(HEADERS) - 1))
 
 
 class SentenceFilter(QSortFilterProxyModel):

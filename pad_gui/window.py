@@ -45,6 +45,7 @@ from pad_engine.lextree import induced_heads, to_line
 from pad_gui.commands import ViewCommand
 from pad_gui.dialogs import EffortDialog, InsertDialog, label_completer
 from pad_gui.parse_view import ParseScene, ParseView
+from pad_gui.qtcompat import protect_singletons
 from pad_gui.sentence_list import SentenceFilter, SentenceModel
 from pad_gui.session import CORRECTED, MACHINE, Session, View
 from pad_gui.store import ProjectStore
@@ -52,6 +53,7 @@ from pad_gui.worker import BACKGROUND, NOW, SOON, EngineThread
 
 MAX_RECENT = 8
 PREFETCH = 3  # sentences after the current one decoded ahead of the background pass
+MIN_VISIT = 1.0  # seconds
 POLL_MS = 15  # how often the engine thread's results are taken in
 
 
@@ -72,6 +74,7 @@ class MainWindow(QMainWindow):
     """PAD Studio's one window."""
 
     def __init__(self, model_path: str | Path | None = None):
+        protect_singletons()
         super().__init__()
         self.setWindowTitle("PAD Studio")
         self.setAcceptDrops(True)
@@ -434,6 +437,7 @@ class MainWindow(QMainWindow):
         if idx == self.current:
             return
         self._count_time()
+        self.engine.pause_background()
         self.current = idx
         if idx not in self._stacks:
             self._stacks[idx] = QUndoStack(self.undo_group)
@@ -444,8 +448,10 @@ class MainWindow(QMainWindow):
         self._render(fit=True)
 
     def _count_time(self) -> None:
+        """Book the time since the last booking to the sentence on screen (a glance of
+        under a second while scrolling past is not annotation work)."""
         now = time.monotonic()
-        if self.session is not None and self.current >= 0:
+        if self.session is not None and self.current >= 0 and now - self._since >= MIN_VISIT:
             self.session.add_time(self.current, now - self._since)
         self._since = now
 
@@ -559,10 +565,11 @@ class MainWindow(QMainWindow):
         return paths[0]
 
     def _on_node_selection(self) -> None:
-        paths = self._selected()
-        tree = self.session.shown_tree(self.current) if self.session else None
-        if len(paths) == 1 and tree is not None:
-            self.label_edit.setText(edits.node_at(tree, paths[0]).label)
+        # The items' own nodes, not a look-up by path: while the scene is being rebuilt the
+        # selection can still hold items of the previous tree.
+        items = self.scene.selected_items()
+        if len(items) == 1:
+            self.label_edit.setText(items[0].node.label)
         else:
             self.label_edit.clear()
         self.scene.hover(None)

@@ -2,15 +2,14 @@
 
 One thread owns the engine, so decoding never races itself, and a priority queue lets the
 sentence on screen jump ahead of background prefetching. Results go into a plain queue that
-the UI thread drains on a timer. No Python-side ``Signal.emit`` on purpose: in PySide6 6.12
-``SignalInstance.emit`` returns ``True`` without a reference, so every call drops one
-reference to ``True`` and a few thousand emits abort the interpreter ("bool_dealloc").
+the UI thread drains on a timer, so no Python object ever crosses threads inside Qt.
 """
 
 from __future__ import annotations
 
 import itertools
 import queue
+import time
 import traceback
 from collections.abc import Callable, Hashable
 from pathlib import Path
@@ -47,6 +46,12 @@ class EngineThread(QThread):
         self._done: set[DecodeKey] = set()
         self._jobs = itertools.count(1)
         self._results: queue.SimpleQueue = queue.SimpleQueue()
+        self._quiet_until = 0.0
+
+    def pause_background(self, seconds: float = 0.4) -> None:
+        """Hold background decoding while the annotator is busy: a decode holds the GIL
+        (Numba), so running one in the middle of a redraw would make the UI stutter."""
+        self._quiet_until = time.monotonic() + seconds
 
     def take_results(self) -> list[tuple[str, Hashable, object]]:
         """Every result posted so far (call from the UI thread)."""
@@ -98,7 +103,12 @@ class EngineThread(QThread):
         else:
             self._post("ready", "", None)
         while True:
-            _, _, kind, key, payload = self._queue.get()
+            item = self._queue.get()
+            priority, _, kind, key, payload = item
+            if priority >= BACKGROUND and time.monotonic() < self._quiet_until:
+                self._queue.put(item)
+                time.sleep(0.02)
+                continue
             if kind == "stop":
                 return
             if kind == "job":

@@ -8,6 +8,8 @@ the arcs inside it; dragging from a word to another word asks to re-attach it th
 
 from __future__ import annotations
 
+from collections import Counter
+
 from PySide6.QtCore import QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import (
     QBrush,
@@ -159,9 +161,10 @@ class ParseScene(QGraphicsScene):
 
     def show_sentence(self, forms: list[str], tags: list[str], heads: list[int],
                       rels: list[str], tree: LexNode | None,
-                      diff: set[tuple[str, int, int]], changed: set[int]) -> None:
-        """Redraw everything: ``diff`` lists brackets to mark as differing from the first
-        candidate, ``changed`` the dependents whose arcs differ from the file."""
+                      diff: Counter[tuple[str, int, int]], changed: set[int]) -> None:
+        """Redraw everything: ``diff`` counts the brackets to mark as differing from the
+        first candidate (the upper ones of a unary chain first), ``changed`` lists the
+        dependents whose arcs differ from the file."""
         self.clear()
         self.nodes, self.words, self.arcs = [], [], []
         n = len(forms)
@@ -181,7 +184,7 @@ class ParseScene(QGraphicsScene):
         y_tags = MARGIN + 14 + (height - 1) * ROW
         y_words = y_tags + 30
         if tree is not None:
-            self._draw_tree(tree, y_tags, diff)
+            self._draw_tree(tree, y_tags, Counter(diff))
         else:
             for i, tag in enumerate(tags):
                 item = NodeItem(LexNode(tag, [], 0, i), (), self.font, TAG_FILL)
@@ -196,7 +199,7 @@ class ParseScene(QGraphicsScene):
         self._draw_arcs(heads, rels, y_words + wm.height() / 2 + 5, changed, sm)
         self.setSceneRect(self.itemsBoundingRect().adjusted(-MARGIN, -MARGIN, MARGIN, MARGIN))
 
-    def _draw_tree(self, tree: LexNode, y_tags: float, diff: set) -> None:
+    def _draw_tree(self, tree: LexNode, y_tags: float, diff: Counter) -> None:
         """Each phrase above its head word; org-chart edges (a bar under the phrase, a drop
         to each child) never cross: a child is the top node of its own column."""
         edge_head = QPen(INK, 1.6)
@@ -208,7 +211,9 @@ class ParseScene(QGraphicsScene):
                 item = NodeItem(node, path, self.font, TAG_FILL)
             else:
                 x, y = self.x[node.head_word()], y_tags - (_height(node) - 1) * ROW
-                marked = (node.label, *node.span()) in diff
+                bracket = (node.label, *node.span())
+                marked = diff[bracket] > 0
+                diff[bracket] -= marked
                 item = NodeItem(node, path, self.font, DIFF if marked else NODE_FILL)
             item.setPos(x, y)
             self.addItem(item)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import os
 import time
+from collections import Counter
 from pathlib import Path
 
 from pad_resources import resource_path
@@ -15,7 +16,7 @@ from PySide6.QtCore import (
     Qt,
     QTimer,
 )
-from PySide6.QtGui import QAction, QKeySequence, QUndoGroup, QUndoStack
+from PySide6.QtGui import QAction, QFontDatabase, QKeySequence, QUndoGroup, QUndoStack
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QDialog,
@@ -149,6 +150,7 @@ class MainWindow(QMainWindow):
         lay.addWidget(self.view, 1)
 
         self.candidates = QListWidget()
+        self.candidates.setFont(QFontDatabase.systemFont(QFontDatabase.FixedFont))
         self.candidates.currentRowChanged.connect(self._on_candidate_row)
         self.candidate_note = QLabel()
         self.candidate_note.setWordWrap(True)
@@ -157,7 +159,7 @@ class MainWindow(QMainWindow):
         right = QWidget()
         lay = QVBoxLayout(right)
         lay.setContentsMargins(4, 4, 4, 4)
-        lay.addWidget(QLabel("Candidates (score)"))
+        lay.addWidget(QLabel("Candidates: model score, brackets not in the first"))
         lay.addWidget(self.candidates, 1)
         lay.addWidget(self.candidate_note)
         lay.addWidget(self.mark_button)
@@ -166,7 +168,7 @@ class MainWindow(QMainWindow):
         split.addWidget(left)
         split.addWidget(center)
         split.addWidget(right)
-        split.setSizes([330, 1000, 230])
+        split.setSizes([330, 1000, 290])
         split.setStretchFactor(1, 1)
         self.setCentralWidget(split)
 
@@ -463,10 +465,10 @@ class MainWindow(QMainWindow):
         sent, view = s.sentences[idx], s.view(idx)
         decoded = s.decoded(idx)
         tree = s.shown_tree(idx)
-        diff: set = set()
+        diff: Counter = Counter()
         if tree is not None and isinstance(decoded, list) and decoded and (
                 view.tree is not None or view.chosen > 0):
-            diff = edits.new_brackets(decoded[0].tree, tree)
+            diff = edits.brackets(tree) - edits.brackets(decoded[0].tree)
         changed = {m for m, (a, b) in enumerate(zip(view.heads, sent.heads), 1) if a != b}
         self.scene.show_sentence(sent.forms, sent.tags, list(view.heads), sent.rels, tree,
                                  diff, changed)
@@ -491,8 +493,9 @@ class MainWindow(QMainWindow):
             first = decoded[0].tree if decoded else None
             for i, c in enumerate(decoded):
                 differs = len(edits.new_brackets(first, c.tree)) if i else 0
-                more = f"  ({differs} new brackets)" if differs else ""
-                item = QListWidgetItem(f"{i + 1}.  {c.score:9.2f}  {c.how}{more}")
+                more = f"   +{differs} bracket{'s' * (differs > 1)}" if differs else ""
+                how = f"  ({c.how})" if c.how not in ("pruned", "exact") else ""
+                item = QListWidgetItem(f"{i + 1:2d}.  {c.score:8.2f}{how}{more}")
                 item.setToolTip(c.penn(self.session.sentences[self.current].forms))
                 self.candidates.addItem(item)
             if view.tree is None and decoded:

@@ -20,6 +20,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("file", nargs="?", help="CoNLL-X / CoNLL-U file (default: the "
                         "bundled sample treebank)")
     parser.add_argument("--model", help="model file (default: the bundled English model)")
+    parser.add_argument("--project", help="annotation project file (default: FILE.padproject "
+                        "next to the treebank, or the one last used with it)")
     parser.add_argument("--sentence", type=int, default=1, metavar="N",
                         help="show sentence N (1-based) first")
     parser.add_argument("--screenshot", metavar="OUT.png",
@@ -43,7 +45,7 @@ def main(argv: list[str] | None = None) -> int:
     window.resize(1920, 1080)
     window.show()
     path = args.file or resource_path("sample", "sample.conllu")
-    if window.open_path(path) and window.session and len(window.session):
+    if window.open_path(path, args.project) and window.session and len(window.session):
         window.go_to(max(0, min(args.sentence - 1, len(window.session) - 1)))
     if not args.screenshot:
         return app.exec()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import sqlite3
 import time
 from collections import Counter
 from pathlib import Path
@@ -309,22 +310,26 @@ class MainWindow(QMainWindow):
             self.open_path(path)
 
     def open_path(self, path: str | Path, project: str | Path | None = None) -> bool:
-        """Open a treebank (bad sentences go to the Problems panel) and its project."""
+        """Open a treebank (bad sentences go to the Problems panel) and its project
+        (``project``, else the one last used with this treebank, else FILE.padproject)."""
         path = Path(path)
         try:
             result = read_conll(path, on_error="skip")
         except (OSError, InputError) as e:
-            self._show_problems([InputError(str(e), str(path))])
-            self.statusBar().showMessage(f"Cannot open {path}: {e}")
-            return False
-        settings = QSettings()
+            return self._cannot_open(path, str(e))
         if project is None:
-            mapped = settings.value(f"projects/{path.resolve()}")
+            mapped = QSettings().value(f"projects/{path.resolve()}")
             project = Path(mapped) if mapped else default_project_path(path)
+        else:
+            QSettings().setValue(f"projects/{path.resolve()}", str(Path(project).resolve()))
+        try:
+            session = Session(path, result, ProjectStore(project), self._serial + 1)
+        except (sqlite3.Error, OSError, ValueError) as e:
+            return self._cannot_open(path, f"its project {project} cannot be used: {e}")
         self._close_session()
         self._serial += 1
         self.engine.drop_pending()
-        self.session = Session(path, result, ProjectStore(project), self._serial)
+        self.session = session
         self.model.set_session(self.session)
         self._show_problems(result.skipped)
         self.setWindowTitle(f"{path.name} — PAD Studio")
@@ -338,6 +343,11 @@ class MainWindow(QMainWindow):
         bad = f", {len(result.skipped)} malformed (see Problems)" if result.skipped else ""
         self.statusBar().showMessage(f"{len(self.session)} sentences{bad}", 5000)
         return True
+
+    def _cannot_open(self, path: Path, why: str) -> bool:
+        self._show_problems([InputError(why, str(path))])
+        self.statusBar().showMessage(f"Cannot open {path}: {why}")
+        return False
 
     def _close_session(self) -> None:
         if self.session is None:

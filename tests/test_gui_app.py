@@ -480,3 +480,20 @@ def test_save_project_as_is_reopened_with_its_treebank(window, qtbot, tmp_path, 
     window.open_path(sample)
     assert window.session.store.path == chosen
     assert window.session.is_corrected(0) and window.session.is_corrected(2)
+
+
+def test_unusable_project_file_is_reported_not_fatal(window, qtbot, tmp_path, sample):
+    bad = tmp_path / "broken.padproject"
+    bad.write_bytes(b"this is not an SQLite database" * 100)
+    assert not window.open_path(sample, bad)
+    assert "cannot be used" in window.problems.item(0, 2).text()
+    assert window.session is not None and window.session.store.path != bad  # still open
+
+
+def test_project_option_on_the_command_line(qapp, tiny_model, sample, tmp_path):
+    project = tmp_path / "chosen.padproject"
+    out = tmp_path / "shot.png"
+    assert app_module.main([str(sample), "--model", str(tiny_model), "--project", str(project),
+                            "--screenshot", str(out)]) == 0
+    assert project.exists() and out.exists()
+    assert not sample.with_name("sample.conllu.padproject").exists()

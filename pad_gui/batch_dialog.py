@@ -227,7 +227,9 @@ class BatchDialog(QDialog):
         item = QTreeWidgetItem([f.input, f.status if not f.error else f"{f.status}: {f.error}",
                                 str(f.sentences), str(f.converted), str(len(f.skipped))])
         for s in f.skipped:
-            QTreeWidgetItem(item, [f"{s.file}:{s.line}", s.reason])
+            child = QTreeWidgetItem(item, [f"{s.file}:{s.line}: {s.reason}"])
+            child.setFirstColumnSpanned(True)
+            child.setToolTip(0, child.text(0))
         self.results.addTopLevelItem(item)
 
     def _finish(self, kind: str, payload) -> None:

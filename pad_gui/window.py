@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
     QListWidget,
     QListWidgetItem,
     QMainWindow,
+    QMessageBox,
     QPushButton,
     QSplitter,
     QTableView,
@@ -53,6 +54,19 @@ from pad_gui.session import CORRECTED, MACHINE, Session, View
 from pad_gui.store import ProjectStore
 from pad_gui.worker import BACKGROUND, NOW, SOON, EngineThread
 
+KEYS = """<table>
+<tr><td>Up/Down, PageUp/PageDown</td><td>previous/next sentence (in the list)</td></tr>
+<tr><td>F8</td><td>next sentence not yet corrected</td></tr>
+<tr><td>Ctrl+Enter</td><td>mark the sentence corrected (again: back to machine)</td></tr>
+<tr><td>click, Ctrl+click</td><td>select a node, add adjacent siblings</td></tr>
+<tr><td>F2, type, Enter</td><td>relabel the selected node (type-ahead)</td></tr>
+<tr><td>Delete</td><td>delete the selected phrase (children move up)</td></tr>
+<tr><td>Insert</td><td>insert a phrase over the selected siblings</td></tr>
+<tr><td>H</td><td>make the selected node the head of its parent</td></tr>
+<tr><td>drag a word onto a word</td><td>re-attach it there (re-decodes the tree)</td></tr>
+<tr><td>Ctrl+Z, Ctrl+Shift+Z</td><td>undo, redo</td></tr>
+<tr><td>Ctrl+wheel, Ctrl+0, drag background</td><td>zoom, zoom to fit, pan</td></tr>
+</table>"""
 MAX_RECENT = 8
 PREFETCH = 3  # sentences after the current one decoded ahead of the background pass
 MIN_VISIT = 1.0  # seconds
@@ -249,6 +263,9 @@ class MainWindow(QMainWindow):
         m.addSeparator()
         self._action(m, "&Effort Summary…", self.show_effort, QKeySequence("Ctrl+I"))
         m.addAction(self.problems_dock.toggleViewAction())
+
+        m = bar.addMenu("&Help")
+        self._action(m, "&Keys and Mouse", self.show_keys, QKeySequence.HelpContents)
         self._refresh_recent()
 
     # -- engine ---------------------------------------------------------------------------
@@ -674,6 +691,11 @@ class MainWindow(QMainWindow):
         s.set_status(idx, MACHINE if s.is_corrected(idx) else CORRECTED)
         self.model.refresh(idx)
         self._render()
+
+    def show_keys(self) -> None:
+        self.keys_box = QMessageBox(QMessageBox.Information, "Keys and mouse", KEYS, parent=self)
+        self.keys_box.setModal(False)
+        self.keys_box.show()
 
     def show_effort(self) -> None:
         if self.session is None:

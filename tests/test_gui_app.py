@@ -497,3 +497,9 @@ def test_project_option_on_the_command_line(qapp, tiny_model, sample, tmp_path):
                             "--screenshot", str(out)]) == 0
     assert project.exists() and out.exists()
     assert not sample.with_name("sample.conllu.padproject").exists()
+
+
+def test_help_lists_the_keys(window, qtbot):
+    menu_action(window, "Help", "Keys and Mouse").trigger()
+    assert "F8" in window.keys_box.text() and window.keys_box.isVisible()
+    window.keys_box.close()

@@ -226,11 +226,11 @@ class BatchDialog(QDialog):
     def _add_file(self, f: FileResult) -> None:
         item = QTreeWidgetItem([f.input, f.status if not f.error else f"{f.status}: {f.error}",
                                 str(f.sentences), str(f.converted), str(len(f.skipped))])
+        self.results.addTopLevelItem(item)  # before its children: spanning needs the tree
         for s in f.skipped:
             child = QTreeWidgetItem(item, [f"{s.file}:{s.line}: {s.reason}"])
             child.setFirstColumnSpanned(True)
             child.setToolTip(0, child.text(0))
-        self.results.addTopLevelItem(item)
 
     def _finish(self, kind: str, payload) -> None:
         self._poll.stop()

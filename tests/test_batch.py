@@ -40,11 +40,10 @@ def toy_model_path(tmp_path_factory) -> Path:
     return path
 
 
-@pytest.fixture
-def tree(tmp_path) -> Path:
+def make_tree(base: Path) -> Path:
     """Nested input: three good files, one with a malformed sentence among good ones."""
     exs = toy_examples()
-    root = tmp_path / "in"
+    root = base / "in"
     (root / "x" / "y").mkdir(parents=True)
     (root / "a.conllu").write_text(conll_text(exs), encoding="utf-8")
     (root / "x" / "b.conllx").write_text(conll_text(exs[:3]), encoding="utf-8")
@@ -53,6 +52,11 @@ def tree(tmp_path) -> Path:
                                           encoding="utf-8")
     (root / "x" / "notes.txt").write_text("not CoNLL", encoding="utf-8")
     return root
+
+
+@pytest.fixture
+def tree(tmp_path) -> Path:
+    return make_tree(tmp_path)
 
 
 OUTPUTS = ["a.mrg", "x/b.mrg", "x/bad.mrg", "x/y/c.mrg"]

@@ -1,0 +1,88 @@
+"""The batch conversion dialog, driven offscreen: a run to the end, then a cancelled run."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QMenu, QWidget
+from test_batch import BAD_LINE, OUTPUTS, conll_text, files_under, make_tree
+from toy import toy_examples
+
+from pad_engine.batch import STATE_NAME
+from pad_engine.train import train
+from pad_gui.batch_dialog import BatchDialog, add_batch_action
+
+
+@pytest.fixture(scope="module")
+def toy_model_path(tmp_path_factory) -> Path:
+    path = tmp_path_factory.mktemp("model") / "toy.padmodel"
+    train(toy_examples(), epochs=2, bits=14).save(path)
+    return path
+
+
+def start(qtbot, dialog: BatchDialog, src: Path, dst: Path) -> None:
+    dialog.input_edit.setText(str(src))
+    dialog.output_edit.setText(str(dst))
+    dialog.jobs_spin.setValue(1)
+    qtbot.mouseClick(dialog.start_button, Qt.LeftButton)
+    assert dialog.running and not dialog.start_button.isEnabled()
+
+
+def test_dialog_converts_a_folder_then_cancels_a_second_run(qtbot, tmp_path, toy_model_path):
+    src, out = make_tree(tmp_path), tmp_path / "out"
+    dialog = BatchDialog(None, toy_model_path)
+    qtbot.addWidget(dialog)
+    dialog.show()
+    assert dialog.model_edit.text() == str(toy_model_path)
+
+    start(qtbot, dialog, src, out)
+    qtbot.waitUntil(lambda: not dialog.running, timeout=30000)
+    assert dialog.error == "" and dialog.report is not None and not dialog.report.cancelled
+    assert files_under(out) >= set(OUTPUTS)
+    rows = {dialog.results.topLevelItem(i).text(0): dialog.results.topLevelItem(i)
+            for i in range(dialog.results.topLevelItemCount())}
+    assert sorted(rows) == ["a.conllu", "x/b.conllx", "x/bad.conll", "x/y/c.conll"]
+    bad = rows["x/bad.conll"]
+    assert [bad.text(c) for c in range(1, 5)] == ["converted", "8", "7", "1"]
+    assert bad.child(0).text(0).startswith(f"x/bad.conll:{BAD_LINE}: HEAD")
+    assert dialog.progress_bar.value() == 1000
+    assert "Done: 21 of 22 sentences" in dialog.status_label.text()
+    assert str(out / "pad-convert-report.json") in dialog.report_label.text()
+    assert dialog.start_button.isEnabled() and not dialog.cancel_button.isEnabled()
+
+    (src / "0big.conllx").write_text(conll_text(toy_examples()) * 4000, encoding="utf-8")
+    new_out = tmp_path / "out2"
+    start(qtbot, dialog, src, new_out)
+    qtbot.waitUntil(lambda: "sentences/s" in dialog.status_label.text(), timeout=30000)
+    qtbot.mouseClick(dialog.cancel_button, Qt.LeftButton)
+    qtbot.waitUntil(lambda: not dialog.running, timeout=30000)
+    assert dialog.report.cancelled and dialog.status_label.text().startswith("Cancelled")
+    assert "0big.mrg" not in files_under(new_out)
+    assert files_under(new_out) == {f.output for f in dialog.report.files} | {
+        STATE_NAME, "pad-convert-report.json", "pad-convert-report.txt"}
+
+
+def test_bad_input_folder_is_shown_not_raised(qtbot, tmp_path, toy_model_path):
+    dialog = BatchDialog(None, toy_model_path)
+    qtbot.addWidget(dialog)
+    qtbot.mouseClick(dialog.start_button, Qt.LeftButton)
+    assert not dialog.running and "Choose an input folder" in dialog.status_label.text()
+    start(qtbot, dialog, tmp_path / "missing", tmp_path / "out")
+    qtbot.waitUntil(lambda: not dialog.running, timeout=30000)
+    assert "no such input folder" in dialog.error and dialog.start_button.isEnabled()
+
+
+def test_menu_action_opens_one_dialog(qtbot, toy_model_path):
+    window = QWidget()
+    qtbot.addWidget(window)
+    menu = QMenu(window)
+    action = add_batch_action(menu, window, toy_model_path)
+    assert action in menu.actions() and "Batch" in action.text()
+    action.trigger()
+    dialogs = window.findChildren(BatchDialog)
+    assert len(dialogs) == 1 and dialogs[0].isVisible()
+    assert dialogs[0].model_edit.text() == str(toy_model_path)
+    action.trigger()
+    assert window.findChildren(BatchDialog) == dialogs

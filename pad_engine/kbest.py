@@ -74,6 +74,12 @@ def _pop(hs, he, hi, hj, size):
 
 
 @njit(cache=True)
+def _heap(size):
+    return np.empty(size), np.empty(size, np.int64), np.empty(size, np.int64), np.empty(
+        size, np.int64)
+
+
+@njit(cache=True)
 def _reserve(ps, pa, pb, pc, used, need):
     """Grow the entry pool so that ``need`` more entries fit."""
     if used + need <= ps.shape[0]:
@@ -122,6 +128,17 @@ def decode_kbest(
     used = 0
     ctx = np.zeros(N_BINARY, np.int64)
     uctx = np.zeros(N_UNARY, np.int64)
+    # work buffers reused by every cell (grown on demand)
+    e_A = np.empty(256, np.int64)
+    e_r = np.empty(256, np.int64)
+    e_src = np.empty(256, np.int64)
+    e_mod = np.empty(256, np.int64)
+    e_s = np.empty(256)
+    u_A = np.empty(64, np.int64)
+    u_r = np.empty(64, np.int64)
+    u_B = np.empty(64, np.int64)
+    u_s = np.empty(64)
+    hs_, he_, hi_, hj_ = _heap(256 + 4 * K)
     all_row = nrows - 1
     for t in range(n):
         h = order[t]
@@ -151,11 +168,12 @@ def decode_kbest(
                         for q in range(nfsyms[src]):
                             key = (row * 3 + direction) * nsym + fsyms[src, q]
                             count += ptr[key + 1] - ptr[key]
-                    e_A = np.empty(count, np.int64)
-                    e_r = np.empty(count, np.int64)
-                    e_src = np.empty(count, np.int64)
-                    e_mod = np.empty(count, np.int64)
-                    e_s = np.empty(count)
+                    if count > e_A.shape[0]:
+                        e_A = np.empty(2 * count, np.int64)
+                        e_r = np.empty(2 * count, np.int64)
+                        e_src = np.empty(2 * count, np.int64)
+                        e_mod = np.empty(2 * count, np.int64)
+                        e_s = np.empty(2 * count)
                     ne = 0
                     for side in range(2):
                         if side == 0:
@@ -203,11 +221,8 @@ def decode_kbest(
                                 ne += 1
                     byA = np.argsort(e_A[:ne], kind="mergesort")
                     g0 = 0
-                    hsz = ne + 2 * K + 2
-                    hs_ = np.empty(hsz)
-                    he_ = np.empty(hsz, np.int64)
-                    hi_ = np.empty(hsz, np.int64)
-                    hj_ = np.empty(hsz, np.int64)
+                    if ne + 2 * K + 2 > hs_.shape[0]:
+                        hs_, he_, hi_, hj_ = _heap(2 * (ne + 2 * K + 2))
                     while g0 < ne:
                         A = e_A[byA[g0]]
                         g1 = g0
@@ -250,10 +265,11 @@ def decode_kbest(
                         count += ptr[key + 1] - ptr[key]
                     if count == 0:
                         break
-                    u_A = np.empty(count, np.int64)
-                    u_r = np.empty(count, np.int64)
-                    u_B = np.empty(count, np.int64)
-                    u_s = np.empty(count)
+                    if count > u_A.shape[0]:
+                        u_A = np.empty(2 * count, np.int64)
+                        u_r = np.empty(2 * count, np.int64)
+                        u_B = np.empty(2 * count, np.int64)
+                        u_s = np.empty(2 * count)
                     ne = 0
                     for q in range(nlsyms[c, layer - 1]):
                         bsym = lsyms[c, layer - 1, q]
@@ -269,11 +285,8 @@ def decode_kbest(
                             u_A[ne], u_r[ne], u_B[ne], u_s[ne] = A, r, bsym, s
                             ne += 1
                     byA = np.argsort(u_A[:ne], kind="mergesort")
-                    hsz = ne + K + 2
-                    hs_ = np.empty(hsz)
-                    he_ = np.empty(hsz, np.int64)
-                    hi_ = np.empty(hsz, np.int64)
-                    hj_ = np.empty(hsz, np.int64)
+                    if ne + K + 2 > hs_.shape[0]:
+                        hs_, he_, hi_, hj_ = _heap(2 * (ne + K + 2))
                     g0 = 0
                     while g0 < ne:
                         A = u_A[byA[g0]]
@@ -308,10 +321,8 @@ def decode_kbest(
                             f_off[c, A] = -2  # mark as listed
                             fsyms[c, nfsyms[c]] = A
                             nfsyms[c] += 1
-                hs_ = np.empty(L + K + 2)
-                he_ = np.empty(L + K + 2, np.int64)
-                hi_ = np.empty(L + K + 2, np.int64)
-                hj_ = np.empty(L + K + 2, np.int64)
+                if L + K + 2 > hs_.shape[0]:
+                    hs_, he_, hi_, hj_ = _heap(2 * (L + K + 2))
                 for q in range(nfsyms[c]):
                     A = fsyms[c, q]
                     size = 0

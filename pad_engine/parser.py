@@ -15,11 +15,11 @@ from dataclasses import dataclass
 import numpy as np
 
 from pad_engine import decoder, kbest
-from pad_engine.binarize import LEAF, UNARY, BinNode, debinarize
+from pad_engine.binarize import HEAD_LEFT, HEAD_RIGHT, LEAF, UNARY
 from pad_engine.errors import InputError
 from pad_engine.features import word_ids
 from pad_engine.grammar import TOP, UNKNOWN_TAG, GrammarArrays
-from pad_engine.lextree import LexNode, to_line
+from pad_engine.lextree import LexNode
 from pad_engine.model import Model
 
 
@@ -119,25 +119,44 @@ class Glue:
         return cls(g.pack(), g.symbols, first_binary, first_unary)
 
 
-def to_binary(symbols: list[str], kinds, syms, words) -> BinNode:
-    """Rebuild a binarized tree from the decoder's pre-order node arrays."""
-    pos = 0
+def derivation_tree(symbols: list[str], kinds, syms, words, tags: list[str]) -> LexNode:
+    """The Penn-level tree of a derivation given as the decoder's pre-order node arrays.
 
-    def build() -> BinNode:
-        nonlocal pos
-        q = pos
-        pos += 1
+    Debinarization happens on the way: a chain symbol (``@A>``, ``@A<``) opens no node, so
+    its children land in the nearest real ancestor, in order; the ancestor's head child is
+    the one reached from it through head-side links only. Leaves keep the input tags.
+    """
+    kinds = kinds.tolist()
+    syms = syms.tolist()
+    words = words.tolist()
+    root = LexNode(symbols[syms[0]], [], 0, -1)
+    owner, on_head = root, True
+    pending: list[tuple[LexNode, bool]] = []  # (owner, on its head path) of the next nodes
+    for q in range(len(kinds)):
         kind = kinds[q]
-        label = symbols[syms[q]]
-        if kind == LEAF:
-            return BinNode(label, LEAF, word=int(words[q]))
+        if q > 0:
+            owner, on_head = pending.pop()
+            label = symbols[syms[q]]
+            if kind == LEAF:
+                node = LexNode(tags[words[q]], [], 0, words[q])
+            elif label[0] == "@" and label[-1] in "<>":
+                node = None
+            else:
+                node = LexNode(label, [], 0, -1)
+            if node is not None:
+                if on_head:
+                    owner.head = len(owner.children)
+                owner.children.append(node)
+                owner, on_head = node, True
         if kind == UNARY:
-            return BinNode(label, UNARY, build())
-        left = build()
-        right = build()
-        return BinNode(label, int(kind), left, right)
-
-    return build()
+            pending.append((owner, on_head))
+        elif kind == HEAD_LEFT:  # pre-order: left (head side) next, then right
+            pending.append((owner, False))
+            pending.append((owner, on_head))
+        elif kind == HEAD_RIGHT:
+            pending.append((owner, on_head))
+            pending.append((owner, False))
+    return root
 
 
 def fallback_tree(model: Model, tags: list[str], heads: list[int]) -> LexNode:
@@ -216,10 +235,7 @@ class Parser:
     def tree(self, kinds, syms, words, tags: list[str], glue: Glue | None = None) -> LexNode:
         """The Penn-level tree of a decoded derivation, with the input tags kept."""
         symbols = self.model.grammar.symbols if glue is None else glue.symbols
-        tree = debinarize(to_binary(symbols, kinds, syms, words))
-        for leaf in tree.preterminals():
-            leaf.label = tags[leaf.word]
-        return tree
+        return derivation_tree(symbols, kinds, syms, words, tags)
 
     def parse(self, forms: list[str], tags: list[str], heads: list[int],
               prune: bool = True) -> Parse:
@@ -257,10 +273,10 @@ class Parser:
             result, seen = [], set()
             for t in range(len(scores)):
                 sl = slice(offsets[t], offsets[t + 1])
-                tree = self.tree(kinds[sl], syms[sl], words[sl], tags, glue)
-                line = to_line(tree, forms)
-                if line not in seen:
-                    seen.add(line)
+                key = (kinds[sl].tobytes(), syms[sl].tobytes())  # one derivation per tree
+                if key not in seen:
+                    seen.add(key)
+                    tree = self.tree(kinds[sl], syms[sl], words[sl], tags, glue)
                     result.append(Parse(tree, float(scores[t]), how))
             if len(result) >= k or (result and how != "pruned"):
                 return result

@@ -40,11 +40,11 @@ from PySide6.QtWidgets import (
 )
 
 from pad_engine import edits
-from pad_engine.atomic import atomic_write_text
-from pad_engine.conll import read_conll, write_conll
+from pad_engine.conll import read_conll
 from pad_engine.deptree import tree_problem
 from pad_engine.errors import InputError, PadError
-from pad_engine.lextree import induced_heads, to_line
+from pad_engine.lextree import induced_heads
+from pad_gui import exports
 from pad_gui.commands import ViewCommand
 from pad_gui.dialogs import EffortDialog, InsertDialog, label_completer
 from pad_gui.parse_view import ParseScene, ParseView
@@ -711,8 +711,7 @@ class MainWindow(QMainWindow):
         return path
 
     def export_penn(self, path: str | None, corrected_only: bool) -> None:
-        """Write one Penn tree per line: the edited tree or the picked candidate (decoded
-        on the engine thread where needed); a sentence with no tree gets an empty line."""
+        """Write one Penn tree per line (see ``exports.penn_job``), on the engine thread."""
         s = self.session
         if s is None:
             return
@@ -720,29 +719,8 @@ class MainWindow(QMainWindow):
             path = self._ask("Export Penn trees", ".mrg", "Penn trees (*.mrg *.ptb *.txt)")
             if not path:
                 return
-        wanted = [i for i in range(len(s)) if not corrected_only or s.is_corrected(i)]
-        todo = []
-        for i in wanted:
-            view = s.view(i)
-            tree = s.shown_tree(i, view)
-            todo.append((s.with_heads(i, view.heads), tree, view.chosen))
-
-        def job(engine) -> tuple[int, list[str]]:
-            lines, problems = [], []
-            for sent, tree, chosen in todo:
-                if tree is None:
-                    try:
-                        found = engine.candidates(sent, k=chosen + 1)
-                        tree = found[min(chosen, len(found) - 1)].tree
-                    except PadError as e:
-                        problems.append(f"{sent.path}:{sent.line}: {e}")
-                        lines.append("")
-                        continue
-                lines.append(to_line(tree, sent.forms))
-            atomic_write_text(path, "".join(line + "\n" for line in lines))
-            return len(lines) - len(problems), problems
-
-        self._jobs[self.engine.submit(job)] = "Penn trees"
+        what = "corrected Penn trees" if corrected_only else "Penn trees"
+        self._jobs[self.engine.submit(exports.penn_job(s, path, corrected_only))] = what
         self.statusBar().showMessage(f"Exporting to {path}…")
 
     def _on_job_done(self, job: int, result) -> None:
@@ -767,13 +745,9 @@ class MainWindow(QMainWindow):
                              "CoNLL files (*.conllu *.conll)")
             if not path:
                 return
-        sentences = [s.with_heads(i, s.view(i).heads) for i in range(len(s))]
-        changed = sum(s.arcs_changed(i) for i in range(len(s)))
         try:
-            write_conll(sentences, path)
+            message = exports.write_dependencies(s, path)
         except (OSError, ValueError) as e:
             message = f"Export failed: {e}"
-        else:
-            message = f"Exported {len(sentences)} sentences ({changed} with corrected arcs)"
         self.statusBar().showMessage(message, 10000)
         self.exported.append(message)

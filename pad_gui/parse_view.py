@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
     QGraphicsPathItem,
     QGraphicsPolygonItem,
     QGraphicsScene,
+    QGraphicsSimpleTextItem,
     QGraphicsView,
 )
 
@@ -130,7 +131,7 @@ class ArcItem(QGraphicsPathItem):
         self.dep = dep
         self.head = head
         self.base = CHANGED_ARC if changed else ARC
-        self.label_item: QGraphicsItem | None = None
+        self.label_item: QGraphicsSimpleTextItem | None = None
         self.arrow: QGraphicsPolygonItem | None = None
         self.set_lit(False)
 
@@ -141,6 +142,8 @@ class ArcItem(QGraphicsPathItem):
         if self.arrow is not None:
             self.arrow.setPen(QPen(color, 1))
             self.arrow.setBrush(color)
+        if self.label_item is not None:
+            self.label_item.setBrush(color)
 
 
 class ParseScene(QGraphicsScene):
@@ -165,8 +168,8 @@ class ParseScene(QGraphicsScene):
         """Redraw everything: ``diff`` counts the brackets to mark as differing from the
         first candidate (the upper ones of a unary chain first), ``changed`` lists the
         dependents whose arcs differ from the file."""
+        self.nodes, self.words, self.arcs = [], [], []  # first: clear() may call hover()
         self.clear()
-        self.nodes, self.words, self.arcs = [], [], []
         n = len(forms)
         wm, sm, tm = (QFontMetricsF(f) for f in (self.word_font, self.small, self.font))
         widths = [max(wm.horizontalAdvance(forms[i]), tm.horizontalAdvance(tags[i]) + 10, 24)
@@ -287,13 +290,13 @@ class ParseScene(QGraphicsScene):
         if label:
             w = metrics.horizontalAdvance(label) + 4
             text = self.addSimpleText(label, self.small)
-            text.setBrush(arc.base)
             text.setPos(lx - w / 2 + 2, ly - metrics.height() / 2)
             text.setZValue(3)
             back = self.addRect(QRectF(lx - w / 2, ly - metrics.height() / 2, w,
                                        metrics.height()), QPen(Qt.NoPen), QBrush(Qt.white))
             back.setZValue(2.5)
             arc.label_item = text
+            arc.set_lit(False)
         self.arcs.append(arc)
 
     # -- highlighting ---------------------------------------------------------------------

@@ -609,10 +609,7 @@ class MainWindow(QMainWindow):
         self.label_edit.selectAll()
 
     def _relabel_from_editor(self) -> None:
-        path = self._one_selected("relabel")
-        if path is not None:
-            label = self.label_edit.text()
-            self._edit("relabel", "Relabel", lambda t: edits.relabel(t, path, label), path)
+        if self.relabel(self.label_edit.text()):
             self.view.setFocus()
 
     def relabel(self, label: str) -> bool:

@@ -326,6 +326,32 @@ class ParseScene(QGraphicsScene):
                 item.setSelected(True)
         self.hover(None)
 
+    def step(self, key: int, extend: bool) -> bool:
+        """Move the selection with the keyboard: Up to the parent, Down to the head child,
+        Left/Right to a sibling (with ``extend``, grow the run of selected siblings). False
+        when nothing is selected (the key then scrolls the view)."""
+        paths = self.selected_paths()
+        if not paths:
+            return False
+        by_path = {item.path: item for item in self.nodes}
+        first, last = paths[0], paths[-1]
+        target = None
+        if key == Qt.Key_Up and first:
+            target = first[:-1]
+        elif key == Qt.Key_Down and by_path[first].node.word < 0:
+            target = first + (by_path[first].node.head,)
+        elif key in (Qt.Key_Left, Qt.Key_Right) and first:
+            edge = first if key == Qt.Key_Left else last
+            target = edge[:-1] + (edge[-1] + (1 if key == Qt.Key_Right else -1),)
+        if target not in by_path:
+            return True  # at an edge of the tree: stay (and do not scroll)
+        if extend and key in (Qt.Key_Left, Qt.Key_Right):
+            by_path[target].setSelected(True)
+        else:
+            self.select_path(target)
+        self.views()[0].ensureVisible(by_path[target])
+        return True
+
     def word_at(self, pos: QPointF) -> int | None:
         for item in self.items(pos):
             if isinstance(item, WordItem):
@@ -334,7 +360,8 @@ class ParseScene(QGraphicsScene):
 
 
 class ParseView(QGraphicsView):
-    """Zoom (Ctrl+wheel, actions), pan (drag the background), and word-to-word drags."""
+    """Zoom (Ctrl+wheel, actions), pan (drag the background), word-to-word drags, and
+    arrow keys that walk the tree."""
 
     reattach_requested = Signal(int, int)  # dependent, new head (1-based)
 
@@ -373,6 +400,12 @@ class ParseView(QGraphicsView):
 
     def reset_zoom(self) -> None:
         self.resetTransform()
+
+    def keyPressEvent(self, event) -> None:
+        if event.key() in (Qt.Key_Up, Qt.Key_Down, Qt.Key_Left, Qt.Key_Right) and \
+                self.scene().step(event.key(), bool(event.modifiers() & Qt.ShiftModifier)):
+            return
+        super().keyPressEvent(event)
 
     def wheelEvent(self, event) -> None:
         if event.modifiers() & Qt.ControlModifier:

@@ -59,6 +59,7 @@ KEYS = """<table>
 <tr><td>F8</td><td>next sentence not yet corrected</td></tr>
 <tr><td>Ctrl+Enter</td><td>mark the sentence corrected (again: back to machine)</td></tr>
 <tr><td>click, Ctrl+click</td><td>select a node, add adjacent siblings</td></tr>
+<tr><td>arrow keys, Shift+Left/Right</td><td>parent, head child, siblings; extend the run</td></tr>
 <tr><td>F2, type, Enter</td><td>relabel the selected node (type-ahead)</td></tr>
 <tr><td>Delete</td><td>delete the selected phrase (children move up)</td></tr>
 <tr><td>Insert</td><td>insert a phrase over the selected siblings</td></tr>

@@ -503,3 +503,18 @@ def test_help_lists_the_keys(window, qtbot):
     menu_action(window, "Help", "Keys and Mouse").trigger()
     assert "F8" in window.keys_box.text() and window.keys_box.isVisible()
     window.keys_box.close()
+
+
+def test_arrow_keys_walk_the_tree_and_shift_extends(window, qtbot):
+    click_node(qtbot, window, (0, 0))  # the subject NP
+    key(qtbot, window, Qt.Key_Up)
+    assert window.scene.selected_paths() == [(0,)]
+    key(qtbot, window, Qt.Key_Down)  # the head child of S: its VP
+    s = tree(window).children[0]
+    assert window.scene.selected_paths() == [(0, s.head)]
+    key(qtbot, window, Qt.Key_Left)
+    assert window.scene.selected_paths() == [(0, s.head - 1)]
+    key(qtbot, window, Qt.Key_Right, Qt.ShiftModifier)
+    assert window.scene.selected_paths() == [(0, s.head - 1), (0, s.head)]
+    key(qtbot, window, Qt.Key_Up)  # from a run: to the parent
+    assert window.scene.selected_paths() == [(0,)]

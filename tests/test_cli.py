@@ -70,3 +70,23 @@ def test_convert_fails_with_one_line_reason(tmp_path, capsys):
     err = capsys.readouterr().err.strip()
     assert err.startswith("pad convert: ") and "model.padmodel" in err and "\n" not in err
     assert main(["convert", str(tmp_path / "absent.conll"), "--model", str(bad_model)]) == 1
+
+
+def test_convert_kbest_blocks(toy_model_path, tmp_path):
+    exs = toy_examples()
+    src = tmp_path / "in.conll"
+    src.write_text(conll_text(exs), encoding="utf-8")
+    out = tmp_path / "out.txt"
+    assert main(["convert", str(src), "-o", str(out), "--model", str(toy_model_path),
+                 "--kbest", "3"]) == 0
+    blocks = out.read_text(encoding="utf-8").split("\n\n")
+    assert blocks[-1] == ""  # every block, the last included, ends with a blank line
+    blocks = blocks[:-1]
+    assert len(blocks) == len(exs)
+    for block in blocks:
+        rows = [line.split("\t") for line in block.split("\n")]
+        assert 1 <= len(rows) <= 3
+        scores = [float(score) for score, _ in rows]
+        assert scores == sorted(scores, reverse=True)
+        trees = [tree for _, tree in rows]
+        assert len(set(trees)) == len(trees) and all(t.startswith("(TOP ") for t in trees)

@@ -14,6 +14,7 @@ from pad_engine.conll import write_conll
 from pad_engine.errors import PadError
 from pad_engine.lextree import to_line
 from pad_gui.session import Session
+from pad_gui.worker import K_BEST
 
 
 def penn_job(session: Session, path: str, corrected_only: bool
@@ -34,7 +35,7 @@ def penn_job(session: Session, path: str, corrected_only: bool
         for sent, tree, chosen in todo:
             if tree is None:
                 try:
-                    found = engine.candidates(sent, k=chosen + 1)
+                    found = engine.candidates(sent, k=K_BEST)  # the list the user saw
                     tree = found[min(chosen, len(found) - 1)].tree
                 except PadError as e:
                     problems.append(f"{sent.path}:{sent.line}: {e}")

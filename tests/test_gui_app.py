@@ -86,7 +86,7 @@ def new_window(qtbot, model: Path) -> MainWindow:
 def window(qtbot, tiny_model, sample):
     window = new_window(qtbot, tiny_model)
     window.open_path(sample)
-    qtbot.waitUntil(window.decoded_current, timeout=10000)
+    qtbot.waitUntil(window.decoded_current, timeout=30000)
     yield window
     window.close()
 
@@ -104,7 +104,7 @@ def menu_action(window: MainWindow, *path: str):
 
 def go(window: MainWindow, qtbot, idx: int) -> None:
     window.go_to(idx)
-    qtbot.waitUntil(window.decoded_current, timeout=10000)
+    qtbot.waitUntil(window.decoded_current, timeout=30000)
 
 
 def node_item(window: MainWindow, path) -> NodeItem:
@@ -141,7 +141,7 @@ def export(qtbot, window: MainWindow, *menu_path: str) -> str:
     """Start an export from its menu entry and wait for its message."""
     done = len(window.exported)
     menu_action(window, *menu_path).trigger()
-    qtbot.waitUntil(lambda: len(window.exported) > done, timeout=20000)
+    qtbot.waitUntil(lambda: len(window.exported) > done, timeout=30000)
     return window.exported[-1]
 
 
@@ -303,7 +303,7 @@ def test_reattach_by_dragging_redecodes_and_undoes_in_one_step(window, qtbot):
     qtbot.mousePress(viewport, Qt.LeftButton, pos=word_pos(window, on))
     qtbot.mouseMove(viewport, word_pos(window, budget))
     qtbot.mouseRelease(viewport, Qt.LeftButton, pos=word_pos(window, budget))
-    qtbot.waitUntil(lambda: window.session.view(0).heads[on - 1] == budget, timeout=10000)
+    qtbot.waitUntil(lambda: window.session.view(0).heads[on - 1] == budget, timeout=30000)
     assert induced_heads(tree(window), len(sent))[on - 1] == budget
     assert window.session.arcs_changed(0)
     changed = [a.dep for a in window.scene.arcs if a.base == CHANGED_ARC]
@@ -343,7 +343,7 @@ def test_zoom_actions(window, qtbot):
 def test_kill_and_reopen_keeps_confirmed_work(qtbot, tiny_model, sample):
     first = new_window(qtbot, tiny_model)
     first.open_path(sample)
-    qtbot.waitUntil(first.decoded_current, timeout=10000)
+    qtbot.waitUntil(first.decoded_current, timeout=30000)
     click_node(qtbot, first, (0, 0))
     first.relabel("NP-SBJ")
     qtbot.mouseClick(first.mark_button, Qt.LeftButton)
@@ -353,7 +353,7 @@ def test_kill_and_reopen_keeps_confirmed_work(qtbot, tiny_model, sample):
     # no close, no save: a second window opens the same file as if after a crash
     second = new_window(qtbot, tiny_model)
     second.open_path(sample)
-    qtbot.waitUntil(second.decoded_current, timeout=10000)
+    qtbot.waitUntil(second.decoded_current, timeout=30000)
     assert second.session.is_corrected(0)
     assert tree(second).children[0].children[0].label == "NP-SBJ"
     assert second.session.view(4).chosen == picked
@@ -397,7 +397,7 @@ def test_export_penn_corrected_set_and_conll(window, qtbot, tmp_path, monkeypatc
     assert out.read_text().splitlines() == lines[:1]
     # a corrected arc goes back into the CoNLL file
     window.reattach(7, 6)  # "on Tuesday" now modifies "budget"
-    qtbot.waitUntil(lambda: window.session.arcs_changed(0), timeout=10000)
+    qtbot.waitUntil(lambda: window.session.arcs_changed(0), timeout=30000)
     out = tmp_path / "deps.conllu"
     save_dialog(monkeypatch, out)
     export(qtbot, window, "File", "Export Dependencies (CoNLL)…")
@@ -420,7 +420,7 @@ def test_malformed_file_opens_with_problems_panel(window, qtbot, tmp_path, monke
     rows = [[window.problems.item(r, c).text() for c in range(3)] for r in range(2)]
     assert all(row[0] == str(path) and row[1].isdigit() for row in rows)
     assert "not a tree" in rows[0][2] and "columns" in rows[1][2]
-    qtbot.waitUntil(window.decoded_current, timeout=10000)
+    qtbot.waitUntil(window.decoded_current, timeout=30000)
     # a missing file: no crash, the panel says why
     assert not window.open_path(tmp_path / "missing.conllu")
     assert "missing.conllu" in window.problems.item(0, 0).text()
@@ -448,7 +448,7 @@ def test_ewt_dev_opens_fast_and_scrolls(qtbot, tiny_model, ewt_dir, tmp_path):
     start = time.perf_counter()
     window.open_path(dev)
     shown = time.perf_counter() - start
-    qtbot.waitUntil(window.decoded_current, timeout=10000)
+    qtbot.waitUntil(window.decoded_current, timeout=30000)
     decoded = time.perf_counter() - start
     print(f"EWT dev: first sentence drawn {shown:.2f}s, its candidates {decoded:.2f}s")
     assert len(window.session) > 1900
@@ -457,7 +457,7 @@ def test_ewt_dev_opens_fast_and_scrolls(qtbot, tiny_model, ewt_dir, tmp_path):
     for _ in range(20):
         qtbot.keyClick(window.table, Qt.Key_PageDown)
     assert window.current > 100
-    qtbot.waitUntil(window.decoded_current, timeout=10000)
+    qtbot.waitUntil(window.decoded_current, timeout=30000)
     # a sentence the decoder cannot take (non-projective) shows its arcs and the reason
     bad = next(i for i, s in enumerate(window.session.sentences) if not is_projective(s.heads))
     go(window, qtbot, bad)

@@ -45,6 +45,7 @@ from pad_engine.deptree import tree_problem
 from pad_engine.errors import InputError, PadError
 from pad_engine.lextree import induced_heads
 from pad_gui import exports
+from pad_gui.batch_dialog import add_batch_action
 from pad_gui.commands import ViewCommand
 from pad_gui.dialogs import EffortDialog, InsertDialog, label_completer
 from pad_gui.parse_view import ParseScene, ParseView
@@ -108,6 +109,7 @@ class MainWindow(QMainWindow):
         self.exported: list[str] = []  # what each finished export wrote, in order
         self.engine_ready = False
         self.undo_group = QUndoGroup(self)
+        self.model_path = model_path
 
         self._build_widgets()
         self._build_actions()
@@ -229,6 +231,8 @@ class MainWindow(QMainWindow):
                      "Only the sentences marked corrected")
         self._action(m, "Export &Dependencies (CoNLL)…", lambda: self.export_conll(None), None,
                      "The file with the corrected arcs written back")
+        m.addSeparator()
+        add_batch_action(m, self, self.model_path)
         m.addSeparator()
         self._action(m, "&Quit", self.close, QKeySequence.Quit)
 

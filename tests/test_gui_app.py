@@ -518,3 +518,11 @@ def test_arrow_keys_walk_the_tree_and_shift_extends(window, qtbot):
     assert window.scene.selected_paths() == [(0, s.head - 1), (0, s.head)]
     key(qtbot, window, Qt.Key_Up)  # from a run: to the parent
     assert window.scene.selected_paths() == [(0,)]
+
+
+def test_batch_conversion_is_in_the_file_menu(window, qtbot):
+    menu_action(window, "File", "Batch Convert Folder…").trigger()
+    dialogs = [w for w in QApplication.topLevelWidgets()
+               if w.isVisible() and type(w).__name__ == "BatchDialog"]
+    assert len(dialogs) == 1
+    dialogs[0].close()

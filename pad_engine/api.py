@@ -39,6 +39,13 @@ class Engine:
         """Load a model file, or the bundled default model when ``path`` is None."""
         return cls(Model.load(path if path is not None else default_model_path()))
 
+    def labels(self) -> list[str]:
+        """The phrase labels the model knows (for relabeling), without tags or chain symbols."""
+        g = self.model.grammar
+        tags = set(g.tags)
+        return sorted(s for s in g.symbols
+                      if s not in tags and not s.startswith("@") and not s.startswith("<"))
+
     def candidates(self, sent: DepSentence, k: int = 10, prune: bool = True) -> list[Candidate]:
         """The k best c-parses consistent with the sentence's d-parse, best first."""
         parses = self.parser.kbest(sent.forms, sent.tags, sent.heads, k, prune=prune)

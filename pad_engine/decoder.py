@@ -121,13 +121,13 @@ def sentence_structure(heads):
     return ok, root, nl, nr, lptr, rptr, ldeps, rdeps, order, lo, hi, cbase
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def is_projective_tree(heads):
     """Whether ``heads`` (0-based, -1 root) is a single-rooted projective tree."""
     return sentence_structure(heads)[0]
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def cell_spans(heads):
     """Span (i, j) of every cell, for building per-cell costs."""
     ok, root, nl, nr, lptr, rptr, ldeps, rdeps, order, lo, hi, cbase = sentence_structure(heads)
@@ -163,7 +163,7 @@ def _side_mode(th, tl, tr, nrows, side_keys, side_p, side_n, alpha):
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def decode(
     heads, rows, words, tags,
     weights, mask, binary, unary, ptr, ids, tag_sym, nsym, nrows, U, top_sym,
@@ -358,7 +358,7 @@ def decode(
     return total, kinds[:out], syms[:out], rules[:out], cells[:out], wout[:out]
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def derivation_features(
     heads, words, tags, kinds, rules, cells, binary, unary, nsym, mask, out
 ):

@@ -96,7 +96,7 @@ def _reserve(ps, pa, pb, pc, used, need):
     return ps2, pa2, pb2, pc2
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def decode_kbest(
     heads, rows, words, tags,
     weights, mask, binary, unary, ptr, ids, tag_sym, nsym, nrows, U, top_sym,

@@ -145,7 +145,7 @@ def gold_derivation(model: Model, ex: Example, enc: Encoded):
     return (*arr, gold_bin, gold_un)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _update(feats, nfeat, signs, weights, sumsq, avg, step, eta, l1):
     """AdaGrad step on the summed subgradient, L1 truncation, lazy averaging."""
     order = np.argsort(feats[:nfeat])

@@ -163,6 +163,32 @@ def _side_mode(th, tl, tr, nrows, side_keys, side_p, side_n, alpha):
     return 0
 
 
+@njit(cache=True)
+def _transition(c, h, a, b, side, nl, nr, lptr, rptr, ldeps, rdeps, lo, hi, cbase,
+                rows, prune_side, nrows, side_keys, side_p, side_n, alpha):
+    """The attachment that builds cell c = (h, a, b): side 0 attaches h's a-th left
+    dependent to cell (h, a-1, b), side 1 its b-th right dependent to (h, a, b-1).
+    Returns (source cell, dependent m, split k, rule direction, m's complete cell); source
+    is -1 when there is no such attachment or pruning 2 rules that side out."""
+    ra = nr[h] + 1
+    if side == 0:
+        if a == 0:
+            return -1, 0, 0, 0, 0
+        src, m, sa, sb = c - ra, ldeps[lptr[h] + a - 1], a - 1, b
+        k, direction = hi[m], 1
+    else:
+        if b == 0:
+            return -1, 0, 0, 0, 0
+        src, m, sa, sb = c - 1, rdeps[rptr[h] + b - 1], a, b - 1
+        k, direction = lo[m] - 1, 0
+    if prune_side and sa < nl[h] and sb < nr[h]:
+        mode = _side_mode(rows[h], rows[ldeps[lptr[h] + sa]], rows[rdeps[rptr[h] + sb]],
+                          nrows, side_keys, side_p, side_n, alpha)
+        if (mode == 1 and side == 1) or (mode == 2 and side == 0):
+            return -1, 0, 0, 0, 0
+    return src, m, k, direction, cbase[m] + nl[m] * (nr[m] + 1) + nr[m]
+
+
 @njit(cache=True, nogil=True)
 def decode(
     heads, rows, words, tags,
@@ -210,30 +236,12 @@ def decode(
                     fin[c, 0, 0] = s0
                     nfin[c, 0] = 1
                 for side in range(2):  # 0: came by attaching a left dep, 1: a right dep
-                    if side == 0:
-                        if a == 0:
-                            continue
-                        src = c - ra
-                        m = ldeps[lptr[h] + a - 1]
-                        k = hi[m]
-                        direction = 1
-                        sa, sb = a - 1, b
-                    else:
-                        if b == 0:
-                            continue
-                        src = c - 1
-                        m = rdeps[rptr[h] + b - 1]
-                        k = lo[m] - 1
-                        direction = 0
-                        sa, sb = a, b - 1
-                    if prune_side and sa < nl[h] and sb < nr[h]:
-                        mode = _side_mode(
-                            rows[h], rows[ldeps[lptr[h] + sa]], rows[rdeps[rptr[h] + sb]],
-                            nrows, side_keys, side_p, side_n, alpha,
-                        )
-                        if (mode == 1 and side == 1) or (mode == 2 and side == 0):
-                            continue
-                    mcell = cbase[m] + nl[m] * (nr[m] + 1) + nr[m]
+                    src, m, k, direction, mcell = _transition(
+                        c, h, a, b, side, nl, nr, lptr, rptr, ldeps, rdeps, lo, hi, cbase,
+                        rows, prune_side, nrows, side_keys, side_p, side_n, alpha,
+                    )
+                    if src < 0:
+                        continue
                     binary_context(i, k, j, h, m, words, tags, ctx)
                     gold = gold_bin[c * 2 + side] if loss_weight > 0 and not use_cells else -2
                     for q in range(nbfin[src]):

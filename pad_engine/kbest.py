@@ -20,7 +20,7 @@ from pad_engine.decoder import (
     LEAF,
     UNARY,
     _cell_span,
-    _side_mode,
+    _transition,
     sentence_structure,
 )
 from pad_engine.features import (
@@ -176,30 +176,12 @@ def decode_kbest(
                         e_s = np.empty(2 * count)
                     ne = 0
                     for side in range(2):
-                        if side == 0:
-                            if a == 0:
-                                continue
-                            src = c - ra
-                            m = ldeps[lptr[h] + a - 1]
-                            k = hi[m]
-                            direction = 1
-                            sa, sb = a - 1, b
-                        else:
-                            if b == 0:
-                                continue
-                            src = c - 1
-                            m = rdeps[rptr[h] + b - 1]
-                            k = lo[m] - 1
-                            direction = 0
-                            sa, sb = a, b - 1
-                        if prune_side and sa < nl[h] and sb < nr[h]:
-                            mode = _side_mode(
-                                rows[h], rows[ldeps[lptr[h] + sa]], rows[rdeps[rptr[h] + sb]],
-                                nrows, side_keys, side_p, side_n, alpha,
-                            )
-                            if (mode == 1 and side == 1) or (mode == 2 and side == 0):
-                                continue
-                        mcell = cbase[m] + nl[m] * (nr[m] + 1) + nr[m]
+                        src, m, k, direction, mcell = _transition(
+                            c, h, a, b, side, nl, nr, lptr, rptr, ldeps, rdeps, lo, hi, cbase,
+                            rows, prune_side, nrows, side_keys, side_p, side_n, alpha,
+                        )
+                        if src < 0:
+                            continue
                         binary_context(i, k, j, h, m, words, tags, ctx)
                         for q in range(nfsyms[src]):
                             hsym = fsyms[src, q]

@@ -116,6 +116,7 @@ def decode_kbest(
     it_cnt = np.zeros((ncell, L, nsym), np.int64)
     f_off = np.full((ncell, nsym), -1, np.int64)
     f_cnt = np.zeros((ncell, nsym), np.int64)
+    f_layer = np.full((ncell, nsym), -1, np.int64)  # >= 0: the list is that layer's own
     lsyms = np.zeros((ncell, L, nsym), np.int64)
     nlsyms = np.zeros((ncell, L), np.int64)
     fsyms = np.zeros((ncell, nsym), np.int64)
@@ -308,10 +309,17 @@ def decode_kbest(
                 for q in range(nfsyms[c]):
                     A = fsyms[c, q]
                     size = 0
+                    only = -1
                     for layer in range(L):
                         if it_cnt[c, layer, A] > 0:
                             s = ps[it_off[c, layer, A]]
                             size = _push(hs_, he_, hi_, hj_, size, s, layer, 0, 0)
+                            only = layer
+                    if size == 1:  # a single layer: its list is the merged list
+                        f_off[c, A] = it_off[c, only, A]
+                        f_cnt[c, A] = it_cnt[c, only, A]
+                        f_layer[c, A] = only
+                        continue
                     ps, pa, pb, pc = _reserve(ps, pa, pb, pc, used, K)
                     start = used
                     while size > 0 and used - start < K:
@@ -350,8 +358,11 @@ def decode_kbest(
             sp -= 1
             c, A, rank = st_c[sp], st_s[sp], st_r[sp]
             if st_f[sp] == 1:
-                ent = f_off[c, A] + rank
-                st_f[sp], st_l[sp], st_r[sp] = 0, pa[ent], pb[ent]
+                if f_layer[c, A] >= 0:
+                    st_f[sp], st_l[sp] = 0, f_layer[c, A]
+                else:
+                    ent = f_off[c, A] + rank
+                    st_f[sp], st_l[sp], st_r[sp] = 0, pa[ent], pb[ent]
                 sp += 1
                 continue
             layer = st_l[sp]

@@ -180,9 +180,17 @@ def test_cancel_leaves_no_partial_files_and_a_rerun_finishes(tree, tmp_path, toy
     big_input(tree)
     out = tmp_path / "out"
     seen = threading.Event()
+    polls = []
+
+    def cancel() -> bool:
+        # in this process the first poll comes before the big file, the second at its first
+        # progress tick; worker processes report progress, which the parent sees
+        polls.append(1)
+        return len(polls) > 1 if jobs == 1 else seen.is_set()
+
     report = convert_folder(tree, out, toy_model_path, jobs=jobs,
                             progress=lambda p: seen.set() if p.sentences_done else None,
-                            cancel=seen.is_set)
+                            cancel=cancel)
     assert report.cancelled
     done = {f.output for f in report.files}
     assert "0big.mrg" not in done and len(done) < 5

@@ -1,0 +1,483 @@
+"""The no-model fallback: a rule-based dependency-to-phrase projection (Xia & Palmer 2001).
+
+For languages where no tree has been corrected yet there is nothing to train on, so the app
+starts from this conversion. Every word projects a short chain of phrases chosen from its POS
+class, its dependents and its own head (a noun projects NP, a preposition PP, a verb VP and
+then S when it has a subject, a complementizer SBAR...); each dependent's maximal projection
+attaches to one level of its head's chain. Levels are assigned so that they never decrease
+outward from the head on either side, so every phrase covers a contiguous span and the tree
+induces exactly the input d-parse (projectivized first). It reads PTB tags (Collins-style
+d-parses: prepositions, auxiliaries and complementizers head) and UD UPOS tags with or without
+UD relations (content heads: ``case``, ``mark``, ``aux`` and ``cop`` add levels above the
+content word).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from pad_engine.api import Candidate
+from pad_engine.deptree import DepSentence
+from pad_engine.lextree import LexNode
+from pad_engine.projectivize import projectivize
+
+LABELS = ("ADJP", "ADVP", "CONJP", "FRAG", "INTJ", "NP", "PP", "PRN", "PRT", "QP", "S",
+          "SBAR", "SINV", "TOP", "VP", "WHADVP", "WHNP", "WHPP", "X")
+
+# word classes: N noun, NUM number, CUR currency, DET determiner, ADJ, ADV, NEG not/n't,
+# P preposition/subordinator, SC subordinating conjunction, TO, V verb, AUX auxiliary/modal,
+# WH wh-pronoun/determiner, WADV wh-adverb, POS possessive 's, PRT particle, CC coordinator,
+# PUNCT, INTJ, X other
+_PTB = {
+    "NN": "N", "NNS": "N", "NNP": "N", "NNPS": "N", "PRP": "N", "EX": "N", "NX": "N",
+    "CD": "NUM", "$": "CUR", "#": "CUR", "DT": "DET", "PDT": "DET", "PRP$": "DET",
+    "JJ": "ADJ", "JJR": "ADJ", "JJS": "ADJ", "RB": "ADV", "RBR": "ADV", "RBS": "ADV",
+    "IN": "P", "TO": "TO", "MD": "AUX", "VB": "V", "VBD": "V", "VBG": "V", "VBN": "V",
+    "VBP": "V", "VBZ": "V", "WDT": "WH", "WP": "WH", "WP$": "WH", "WRB": "WADV",
+    "POS": "POS", "RP": "PRT", "CC": "CC", "UH": "INTJ", "FW": "X", "SYM": "X", "LS": "X",
+    ",": "PUNCT", ".": "PUNCT", ":": "PUNCT", "``": "PUNCT", "''": "PUNCT",
+    "-LRB-": "PUNCT", "-RRB-": "PUNCT", "HYPH": "PUNCT", "NFP": "PUNCT",
+}
+_UPOS = {
+    "NOUN": "N", "PROPN": "N", "PRON": "N", "NUM": "NUM", "DET": "DET", "ADJ": "ADJ",
+    "ADV": "ADV", "ADP": "P", "SCONJ": "SC", "AUX": "AUX", "VERB": "V", "PART": "PRT",
+    "CCONJ": "CC", "PUNCT": "PUNCT", "INTJ": "INTJ", "SYM": "X", "X": "X",
+}
+_WH_WORDS = {"who", "whom", "what", "which", "whose", "whoever", "whatever", "whichever"}
+_WH_ADVERBS = {"when", "where", "why", "how", "whenever", "wherever"}
+_NEG = {"not", "n't", "never"}
+_BE_HAVE_DO = {"be", "am", "is", "are", "was", "were", "been", "being", "'s", "'re", "'m",
+               "have", "has", "had", "having", "'ve", "'d", "do", "does", "did"}
+_FINITE = {"VBD", "VBZ", "VBP", "MD"}
+_NOMINAL = {"N", "NUM", "CUR", "DET", "POS", "WH"}
+_PHRASE = {"N": "NP", "NUM": "NP", "CUR": "NP", "DET": "NP", "POS": "NP", "ADJ": "ADJP",
+           "ADV": "ADVP", "NEG": "ADVP", "P": "PP", "SC": "SBAR", "TO": "PP", "V": "VP",
+           "AUX": "VP", "WH": "WHNP", "WADV": "WHADVP", "PRT": "PRT", "CC": "CONJP",
+           "INTJ": "INTJ", "PUNCT": "PRN", "X": "X"}
+_SUBJECT_RELS = ("nsubj", "csubj", "expl")
+_AUX_RELS = ("aux", "cop")
+
+
+def word_class(tag: str, form: str) -> str:
+    """The coarse class of a word from its PTB or UPOS tag (and its form, where UPOS is too
+    coarse: the particle "to", the possessive "'s", wh-words, negation)."""
+    low = form.lower()
+    cls = _PTB.get(tag) or _UPOS.get(tag)
+    if cls is None:
+        cls = _guess(tag)
+    if tag in _UPOS:
+        if cls == "PRT":
+            cls = "TO" if low == "to" else "POS" if low in ("'s", "'", "s") else \
+                "NEG" if low in _NEG else "PRT"
+        elif cls in ("N", "DET") and low in _WH_WORDS:
+            cls = "WH"
+        elif cls in ("ADV", "SC") and low in _WH_ADVERBS:
+            cls = "WADV"
+    if cls == "ADV" and low in _NEG:
+        cls = "NEG"
+    return cls
+
+
+def _guess(tag: str) -> str:
+    """A class for a tag neither table knows (treebank-specific tag sets), by its first letter."""
+    first = tag[:1].upper()
+    return {"N": "N", "V": "V", "J": "ADJ", "A": "ADJ", "R": "ADV", "P": "P", "D": "DET",
+            "C": "CC"}.get(first, "PUNCT" if tag and not tag[0].isalnum() else "X")
+
+
+@dataclass
+class _Word:
+    index: int  # 0-based
+    cls: str
+    tag: str
+    form: str
+    rel: str
+    head: int  # 0-based head, -1 for the root
+    left: list[int] = field(default_factory=list)  # dependents, nearest first
+    right: list[int] = field(default_factory=list)
+
+
+def project(forms: list[str], tags: list[str], heads: list[int],
+            rels: list[str] | None = None) -> LexNode:
+    """The rule-based tree of a projective d-parse (1-based heads, 0 = root), rooted in TOP.
+    Relations are used when given (UD names; anything else is ignored)."""
+    n = len(forms)
+    rels = [r.split(":")[0].lower() if r not in ("_", "") else "" for r in (rels or [])]
+    rels += [""] * (n - len(rels))
+    words = [_Word(i, word_class(tags[i], forms[i]), tags[i], forms[i], rels[i], heads[i] - 1)
+             for i in range(n)]
+    for w in words:
+        if w.head >= 0:
+            h = words[w.head]
+            (h.left if w.index < w.head else h.right).append(w.index)
+    for w in words:
+        w.left.sort(reverse=True)
+        w.right.sort()
+    built: dict[int, LexNode] = {}
+    for i in _bottom_up(heads):
+        labels, level = _plan(words, words[i])
+        node = LexNode(tags[i], [], 0, i)
+        w = words[i]
+        for k, label in enumerate(labels):
+            lefts = [built[d] for d in reversed(w.left) if level[d] == k]
+            rights = [built[d] for d in w.right if level[d] == k]
+            node = LexNode(label, lefts + [node] + rights, len(lefts))
+        built[i] = node
+    root = built[heads.index(0)]
+    return LexNode("TOP", [root], 0)
+
+
+def _bottom_up(heads: list[int]) -> list[int]:
+    """Words (0-based) ordered so that every dependent comes before its head."""
+    children: list[list[int]] = [[] for _ in range(len(heads) + 1)]
+    for m, h in enumerate(heads, 1):
+        children[h].append(m)
+    order, stack = [], [0]
+    while stack:
+        v = stack.pop()
+        order.append(v)
+        stack.extend(children[v])
+    return [v - 1 for v in reversed(order) if v]
+
+
+def _plan(words: list[_Word], w: _Word) -> tuple[list[str], dict[int, int]]:
+    """The phrase labels of ``w``'s chain (bottom up) and the level of each dependent."""
+    if w.cls in ("V", "AUX") or (w.cls == "TO" and _has_verb(words, w.right)):
+        plan = _verb(words, w)
+    elif w.cls in ("ADJ", "ADV", "NEG") and any(_is_aux(words, d) for d in w.left):
+        plan = _verb(words, w)  # UD copula: "is big" is headed by "big"
+    elif w.cls in _NOMINAL and any(_is_aux(words, d) for d in w.left):
+        plan = _verb(words, w)  # "is a man"
+    elif w.cls in _NOMINAL:
+        plan = _noun(words, w)
+    else:
+        plan = _other(words, w)
+    return plan.finish(words, w)
+
+
+class _Plan:
+    """Levels under construction: labels bottom up, fixed dependent levels, the rest float."""
+
+    def __init__(self, labels: list[str]):
+        self.labels = labels
+        self.fixed: dict[int, int] = {}
+        self.top: int | None = None  # the level trailing punctuation goes to
+
+    def add(self, label: str) -> int:
+        self.labels.append(label)
+        return len(self.labels) - 1
+
+    def finish(self, words: list[_Word], w: _Word) -> tuple[list[str], dict[int, int]]:
+        if not self.labels and (w.left or w.right):
+            self.labels.append(_PHRASE.get(w.cls, "X"))
+        level: dict[int, int] = {}
+        top = self.top if self.top is not None else len(self.labels) - 1
+        for side in (w.left, w.right):
+            # a floating dependent takes the level of the nearest fixed one farther out
+            # (trailing ones: punctuation to the top, others with the nearer ones)
+            farther: int | None = None
+            for d in reversed(side):
+                if d in self.fixed:
+                    farther = self.fixed[d]
+                    level[d] = farther
+                elif farther is not None:
+                    level[d] = farther
+                elif words[d].cls == "PUNCT":
+                    level[d] = top
+            low = 0
+            for d in side:  # nearest first: levels may only grow outward
+                low = max(low, level.get(d, low))
+                level[d] = low
+        return self.labels, level
+
+
+def _is_aux(words: list[_Word], d: int) -> bool:
+    """A function-word dependent that forms a VP level above its content head (UD aux/cop;
+    under Collins heads the auxiliary is the head, so this does not arise)."""
+    x = words[d]
+    if x.left or x.right:
+        return False
+    if x.rel:
+        return x.rel in _AUX_RELS
+    return x.cls == "AUX" or (x.cls == "V" and x.form.lower() in _BE_HAVE_DO)
+
+
+def _is_subject(words: list[_Word], d: int) -> bool:
+    x = words[d]
+    if x.rel:
+        return x.rel in _SUBJECT_RELS
+    return x.cls in _NOMINAL and x.cls != "WH"
+
+
+def _is_marker(words: list[_Word], d: int, classes: tuple[str, ...]) -> bool:
+    """A leaf function word left of a content head: case (P), mark (SC, P), to."""
+    x = words[d]
+    if x.left or x.right:
+        return False
+    if x.rel:
+        return x.rel in ("case", "mark")
+    return x.cls in classes
+
+
+def _has_verb(words: list[_Word], deps: list[int]) -> bool:
+    return any(words[d].cls in ("V", "AUX") for d in deps)
+
+
+def _head_cls(words: list[_Word], w: _Word) -> str:
+    return words[w.head].cls if w.head >= 0 else "ROOT"
+
+
+def _coordination(words: list[_Word], w: _Word) -> int | None:
+    """Index in ``w.right`` where a coordination starts (commas before the coordinator and
+    comma-separated conjuncts included), or None."""
+    right = w.right
+    start = None
+    for k, d in enumerate(right):
+        x = words[d]
+        if (x.cls == "CC" and not x.rel and k + 1 < len(right)) or x.rel == "conj":
+            start = k
+            break
+    if start is None:
+        return None
+    while start >= 2 and words[right[start - 1]].cls == "PUNCT" and \
+            words[right[start - 2]].cls not in ("PUNCT", "CC"):
+        if words[right[start - 1]].form not in (",", ";"):
+            break
+        cand = words[right[start - 2]]
+        if cand.cls != w.cls and not (cand.cls in _NOMINAL and w.cls in _NOMINAL):
+            break
+        start -= 2
+    if start >= 1 and words[right[start - 1]].form in (",", ";"):
+        start -= 1
+    return start
+
+
+def _verb(words: list[_Word], w: _Word) -> _Plan:
+    p = _Plan([])
+    base = p.add("VP") if w.cls in ("V", "AUX", "TO") else p.add(_PHRASE[w.cls])
+    coord = _coordination(words, w)
+    conj_has_subject = False
+    if coord is not None:
+        conj = next((d for d in w.right[coord:] if words[d].cls not in ("PUNCT", "CC")), None)
+        conj_has_subject = conj is not None and any(
+            _is_subject(words, d) for d in words[conj].left)
+    right_end = len(w.right) if coord is None else coord
+    for d in w.right[:right_end]:
+        if words[d].cls != "PUNCT":
+            p.fixed[d] = base
+    if coord is not None and not conj_has_subject:
+        lvl = p.add("VP")
+        for d in w.right[coord:]:
+            p.fixed[d] = lvl
+    # left side, nearest first: auxiliaries (UD), subject, markers
+    subject = None
+    marker = None
+    for k, d in enumerate(w.left):
+        if subject is None and marker is None and _is_aux(words, d):
+            p.fixed[d] = p.add("VP")
+        elif subject is None and marker is None and _is_subject(words, d):
+            subject = k
+        elif _is_marker(words, d, ("P", "SC")) or words[d].cls in ("WH", "WADV"):
+            marker = k
+            break
+    role_s = _clause_role(words, w)
+    if subject is not None or role_s:
+        s = p.add("SINV" if _inverted(words, w, subject) else "S")
+        p.top = s
+        for d in w.left[subject or 0:marker]:
+            if d not in p.fixed:
+                p.fixed[d] = s
+        if subject is not None:
+            p.fixed[w.left[subject]] = s
+    if coord is not None and conj_has_subject:
+        lvl = p.add("S" if p.top is not None else "VP")
+        p.top = lvl
+        for d in w.right[coord:]:
+            p.fixed[d] = lvl
+    if marker is not None:
+        if p.top is None:
+            p.top = p.add("S")
+        sbar = p.add("SBAR")
+        for d in w.left[marker:]:
+            p.fixed[d] = sbar
+    elif subject is not None and _finite_complement(words, w):
+        p.add("SBAR")
+    return p
+
+
+def _inverted(words: list[_Word], w: _Word, subject: int | None) -> bool:
+    """ "..., said Mr. Smith": a quoted clause before the verb, the subject after it."""
+    if subject is not None or w.head >= 0 and words[w.head].cls != "PUNCT" and w.head != -1:
+        return False
+    clause = any(words[d].cls in ("V", "AUX") for d in w.left)
+    after = [d for d in w.right if words[d].cls != "PUNCT"]
+    return clause and bool(after) and words[after[0]].cls in _NOMINAL
+
+
+def _clause_role(words: list[_Word], w: _Word) -> bool:
+    """Does a subjectless verb still project S (the root, infinitives, gerunds after
+    prepositions, relative and adverbial clauses)?"""
+    if w.head < 0:
+        return True
+    h = words[w.head]
+    if w.cls == "TO":
+        return h.cls != "TO"
+    if h.cls in ("P", "SC", "WH", "WADV") or (h.cls == "TO" and w.index > h.index
+                                               and w.tag == "VBG"):
+        return True
+    if w.rel in ("advcl", "csubj", "ccomp", "xcomp"):
+        return True
+    if h.cls in ("V", "AUX") and w.tag == "VBG" and h.form.lower() not in _BE_HAVE_DO:
+        return True
+    return False
+
+
+def _finite_complement(words: list[_Word], w: _Word) -> bool:
+    """A finite clause with a subject that complements a verb or noun gets SBAR (PTB's empty
+    complementizer), unless it is a conjunct."""
+    if w.head < 0 or w.index < w.head:
+        return False
+    h = words[w.head]
+    if h.cls not in ("V", "AUX", "N"):
+        return False
+    if w.rel:
+        return w.rel in ("ccomp", "acl", "advcl")
+    if w.tag not in _FINITE and w.cls != "AUX":
+        return False
+    between = [d for d in h.right if d < w.index]
+    return not any(words[d].cls == "CC" for d in between)
+
+
+def _noun(words: list[_Word], w: _Word) -> _Plan:
+    p = _Plan([])
+    hc = _head_cls(words, w)
+    needs = bool(w.left or w.right) or hc in ("V", "AUX", "P", "TO", "ROOT", "ADJ", "ADV",
+                                              "PUNCT", "X", "INTJ", "SC") \
+        or (hc in _NOMINAL and w.index > w.head and _detached(words, w))
+    if w.cls in ("DET", "NUM", "CUR") and hc in _NOMINAL and not (w.left or w.right):
+        needs = w.index > w.head and w.cls == "DET"
+    if not needs:
+        return p
+    if w.cls == "WH":
+        base = p.add("WHNP")
+    elif w.cls == "CUR" and any(words[d].cls == "NUM" for d in w.right):
+        base = p.add("QP")
+        p.add("NP")
+    else:
+        base = p.add("NP")
+    coord = _coordination(words, w)
+    end = len(w.right) if coord is None else coord
+    post = None
+    for d in w.right[:end]:
+        x = words[d]
+        if x.cls == "PUNCT":
+            continue
+        if x.cls in ("NUM", "POS") or (x.cls == "N" and not (x.left or x.right)
+                                      and not _detached(words, x)):
+            if post is None:
+                p.fixed[d] = base
+            continue
+        if post is None:
+            post = p.add("NP")
+        p.fixed[d] = post
+    if coord is not None:
+        lvl = p.add("NP")
+        for d in w.right[coord:]:
+            p.fixed[d] = lvl
+    for d in w.left:
+        p.fixed.setdefault(d, base)
+    for k, d in enumerate(w.left):  # UD: a case marker makes a PP, a mark an SBAR
+        if _is_marker(words, d, ("P",)) and w.head >= 0:
+            lvl = p.add("PP")
+            for e in w.left[k:]:
+                p.fixed[e] = lvl
+            break
+    return p
+
+
+def _detached(words: list[_Word], x: _Word) -> bool:
+    """A word set off from its head by a comma (an appositive)."""
+    lo, hi = sorted((x.index, x.head))
+    return any(words[i].form in (",", "--", "-LRB-", "(") for i in range(lo + 1, hi))
+
+
+def _other(words: list[_Word], w: _Word) -> _Plan:
+    p = _Plan([])
+    hc = _head_cls(words, w)
+    leaf = not (w.left or w.right)
+    cls = w.cls
+    if cls in ("PUNCT", "CC") and leaf:
+        return p
+    if cls == "ADJ":
+        if leaf and hc in _NOMINAL and w.index < w.head:
+            return p
+        p.add("ADJP")
+    elif cls in ("ADV", "NEG"):
+        if leaf and (cls == "NEG" or hc in ("ADJ", "ADV", "NUM", "CUR", "P", "DET", "NEG")
+                     or (hc in _NOMINAL and w.index < w.head)):
+            return p
+        p.add("ADVP")
+    elif cls in ("P", "TO", "SC"):
+        if leaf:
+            if hc in ("V", "AUX") and w.index > w.head:
+                p.add("PRT")
+            return p
+        objs = [d for d in w.right if words[d].cls != "PUNCT"]
+        if any(words[d].cls in ("V", "AUX", "TO") for d in objs) or cls == "SC":
+            p.add("SBAR")
+        elif objs and words[objs[0]].cls in ("WH",):
+            p.add("WHPP")
+            p.add("SBAR")
+        elif hc in ("NUM", "CUR", "N") and w.index < w.head and \
+                any(words[d].cls in ("NUM", "CUR") for d in objs):
+            p.add("QP")
+        else:
+            p.add("PP")
+    elif cls in ("WH", "WADV"):
+        p.add("WHNP" if cls == "WH" else "WHADVP")
+        if _has_verb(words, w.right):
+            s = p.add("SBAR")
+            for d in w.right:
+                p.fixed[d] = s
+    elif cls == "PRT":
+        if hc in ("V", "AUX"):
+            p.add("PRT")
+        elif not leaf:
+            p.add("PRT")
+    elif cls == "INTJ":
+        p.add("INTJ")
+    elif cls == "PUNCT":
+        p.add("PRN" if w.form in ("-LRB-", "(", "-LCB-", "{") else "FRAG")
+    elif not leaf or hc in ("V", "AUX", "ROOT"):
+        p.add(_PHRASE.get(cls, "X"))
+    if w.head < 0 and p.labels and p.labels[-1] not in ("S", "FRAG"):
+        p.add("FRAG")
+    return p
+
+
+class RuleBasedEngine:
+    """The engine surface (as ``pad_engine.api.Engine``) over the rule-based projection."""
+
+    name = "rule-based projection (no model)"
+    description = ("Xia-Palmer-style projection with labels from POS tags and relations; "
+                   "needs no training, one candidate per sentence")
+
+    @property
+    def pos_column(self) -> str:
+        """Either tag column works (PTB XPOS or UD UPOS)."""
+        return "auto"
+
+    def labels(self) -> list[str]:
+        """The phrase labels the projection produces (for relabeling)."""
+        return sorted(set(LABELS) - {"TOP"})
+
+    def candidates(self, sent: DepSentence, k: int = 10, prune: bool = True) -> list[Candidate]:
+        """The one rule-based c-parse (``k`` and ``prune`` do not apply)."""
+        return [self.best(sent, prune)]
+
+    def best(self, sent: DepSentence, prune: bool = True) -> Candidate:
+        """The c-parse of the sentence's d-parse, lifted to a projective one first if need be.
+        Raises InputError when the heads are not a tree."""
+        heads, lifted = projectivize(sent.heads)
+        tree = project(sent.forms, sent.tags, heads, sent.rels or None)
+        return Candidate(tree, 0.0, "rules", list(lifted))

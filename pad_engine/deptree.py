@@ -63,26 +63,63 @@ def tree_problem(heads: list[int]) -> str | None:
     return None
 
 
-def nonprojective_arcs(heads: list[int]) -> list[int]:
-    """Dependents m whose arc (heads[m-1], m) is non-projective (some word between is not
-    dominated by the head). Assumes ``heads`` is a tree."""
+def nonprojective_arcs(heads: list[int] | tuple[int, ...]) -> list[int]:
+    """Dependents m whose arc is non-projective (a word between m and its head is not
+    dominated by the head), in time linear in the total arc length. ``heads`` must be a tree."""
     n = len(heads)
+    children: list[list[int]] = [[] for _ in range(n + 1)]
+    for m, h in enumerate(heads, 1):
+        children[h].append(m)
+    enter = [0] * (n + 1)
+    leave = [0] * (n + 1)
+    clock = 0
+    stack = [0]
+    while stack:  # pre-order numbering; leave[v] is the last number inside v's subtree
+        v = stack.pop()
+        if v < 0:
+            leave[~v] = clock - 1
+            continue
+        enter[v] = clock
+        clock += 1
+        stack.append(~v)
+        stack.extend(children[v])
     bad = []
-    for m in range(1, n + 1):
-        h = heads[m - 1]
+    for m, h in enumerate(heads, 1):
         if h == 0:
             continue
         lo, hi = (h, m) if h < m else (m, h)
+        first, last = enter[h], leave[h]
         for w in range(lo + 1, hi):
-            v = w
-            while v != 0 and v != h:
-                v = heads[v - 1]
-            if v != h:
+            if not first <= enter[w] <= last:
                 bad.append(m)
                 break
     return bad
 
 
-def is_projective(heads: list[int]) -> bool:
-    """True when every arc of the tree ``heads`` is projective."""
-    return not nonprojective_arcs(heads)
+def is_projective(heads: list[int] | tuple[int, ...]) -> bool:
+    """True when every subtree of the tree ``heads`` covers a contiguous span (linear time)."""
+    n = len(heads)
+    lo = list(range(n + 1))
+    hi = list(range(n + 1))
+    size = [1] * (n + 1)
+    depth = [0] * (n + 1)
+    for m in range(1, n + 1):
+        if depth[m] == 0:
+            path = []
+            v = m
+            while v != 0 and depth[v] == 0:
+                path.append(v)
+                v = heads[v - 1]
+            d = depth[v]
+            for v in reversed(path):
+                d += 1
+                depth[v] = d
+    for m in sorted(range(1, n + 1), key=depth.__getitem__, reverse=True):
+        h = heads[m - 1]
+        if hi[m] - lo[m] + 1 != size[m]:
+            return False
+        if h:
+            lo[h] = min(lo[h], lo[m])
+            hi[h] = max(hi[h], hi[m])
+            size[h] += size[m]
+    return True

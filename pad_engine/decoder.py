@@ -287,8 +287,8 @@ def decode(
                             s = below + unary_score(uctx, r - nb, weights, mask)
                             if r - nb >= glue_unary:
                                 s -= GLUE_PENALTY
-                            if use_cells:
-                                s += cell_cost[c, A]
+                            if use_cells:  # X over X cannot match a gold bracket twice
+                                s += cell_cost[c, A] if A != unary[r - nb, 1] else -1.0
                             elif loss_weight > 0:
                                 s += loss_weight * (-1.0 if r == gold else 1.0)
                             if s > score[c, layer, A]:

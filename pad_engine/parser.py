@@ -180,9 +180,10 @@ def fallback_tree(model: Model, tags: list[str], heads: list[int]) -> LexNode:
     return LexNode("TOP", [build(deps[0][0])], 0, -1)
 
 
-def bracket_cost(model: Model, enc: Encoded, gold: LexNode) -> np.ndarray:
-    """Cost per (cell, symbol) of building that bracket: -1 for a bracket of ``gold``, +1
-    for any other phrase, 0 for intermediate symbols (they are not brackets)."""
+def bracket_cost(symbols: list[str], enc: Encoded, gold: LexNode) -> np.ndarray:
+    """Gain per (cell, symbol) of building that bracket, which the decoder adds to the
+    score it maximizes: +1 for a bracket of ``gold``, -1 for any other phrase, 0 for
+    intermediate symbols (they are not brackets)."""
     spans = decoder.cell_spans(enc.heads)
     gold_brackets = set()
     stack = [gold]
@@ -191,17 +192,16 @@ def bracket_cost(model: Model, enc: Encoded, gold: LexNode) -> np.ndarray:
         if node.word < 0:
             gold_brackets.add((node.label, *node.span()))
             stack.extend(node.children)
-    symbols = model.grammar.symbols
     cost = np.zeros((spans.shape[0], len(symbols)))
     for sid, label in enumerate(symbols):
         if label.startswith("@"):
             continue
-        cost[:, sid] = 1.0
+        cost[:, sid] = -1.0
     for c in range(spans.shape[0]):
         i, j = int(spans[c, 0]), int(spans[c, 1])
         for sid, label in enumerate(symbols):
             if (label, i, j) in gold_brackets:
-                cost[c, sid] = -1.0
+                cost[c, sid] = 1.0
     return cost
 
 
@@ -285,17 +285,18 @@ class Parser:
 
     def oracle(self, forms: list[str], tags: list[str], heads: list[int],
                gold: LexNode) -> Parse:
-        """The tree in Y(x, d) closest to ``gold`` (labeled brackets: -1 for each gold
-        bracket built, +1 for each other one), ignoring the model's weights."""
+        """The tree in Y(x, d) closest to ``gold`` (labeled brackets: +1 for each gold
+        bracket built, -1 for each other one), ignoring the model's weights. When the
+        grammar has no tree for ``heads``, glue rules may help (``how`` says "oracle+glue")."""
         enc = self.encode_checked(forms, tags, heads)
-        cost = bracket_cost(self.model, enc, gold)
         zero = np.zeros_like(self.model.weights)
-        score, kinds, syms, _, _, words = run_decoder(
-            self.model, enc, False, cell_cost=cost, weights=zero, loss_weight=1.0
-        )
-        if not kinds.shape[0]:
-            return Parse(fallback_tree(self.model, tags, heads), float("-inf"), "fallback")
-        return Parse(self.tree(kinds, syms, words, tags), float(score), "oracle")
-
-
-
+        for glue in (None, self.glue):
+            symbols = self.model.grammar.symbols if glue is None else glue.symbols
+            score, kinds, syms, _, _, words = run_decoder(
+                self.model, enc, False, cell_cost=bracket_cost(symbols, enc, gold),
+                weights=zero, loss_weight=1.0, glue=glue,
+            )
+            if kinds.shape[0]:
+                return Parse(self.tree(kinds, syms, words, tags, glue), float(score),
+                             "oracle" if glue is None else "oracle+glue")
+        return Parse(fallback_tree(self.model, tags, heads), float("-inf"), "fallback")

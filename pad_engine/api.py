@@ -2,23 +2,27 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from pad_engine.deptree import DepSentence
 from pad_engine.lextree import LexNode, induced_heads, to_line
 from pad_engine.model import Model, default_model_path
 from pad_engine.parser import Parser
+from pad_engine.projectivize import Lift, projectivize
 
 
 @dataclass
 class Candidate:
     """One c-parse of a sentence: the lexicalized tree, its model score, its Penn line.
-    ``how`` is "pruned", "exact" or "fallback" (no model derivation: flat projection)."""
+    ``how`` is "pruned", "exact" or "fallback" (no model derivation: flat projection).
+    ``lifted`` lists the arcs moved to make a non-projective d-parse projective, as
+    (dependent, original head, new head); the tree is consistent with the lifted d-parse."""
 
     tree: LexNode
     score: float
     how: str
+    lifted: list[Lift] = field(default_factory=list)
 
     def penn(self, forms: list[str]) -> str:
         return to_line(self.tree, forms)
@@ -39,6 +43,11 @@ class Engine:
         """Load a model file, or the bundled default model when ``path`` is None."""
         return cls(Model.load(path if path is not None else default_model_path()))
 
+    @property
+    def pos_column(self) -> str:
+        """The CoNLL column the model's tags come from: "xpos", "upos" or "auto"."""
+        return self.model.pos_column
+
     def labels(self) -> list[str]:
         """The phrase labels the model knows (for relabeling), without tags or chain symbols."""
         g = self.model.grammar
@@ -47,11 +56,14 @@ class Engine:
                       if s not in tags and not s.startswith("@") and not s.startswith("<"))
 
     def candidates(self, sent: DepSentence, k: int = 10, prune: bool = True) -> list[Candidate]:
-        """The k best c-parses consistent with the sentence's d-parse, best first."""
-        parses = self.parser.kbest(sent.forms, sent.tags, sent.heads, k, prune=prune)
-        return [Candidate(p.tree, p.score, p.how) for p in parses]
+        """The k best c-parses consistent with the sentence's d-parse (lifted to a projective
+        one first if need be), best first."""
+        heads, lifted = projectivize(sent.heads)
+        parses = self.parser.kbest(sent.forms, sent.tags, heads, k, prune=prune)
+        return [Candidate(p.tree, p.score, p.how, list(lifted)) for p in parses]
 
     def best(self, sent: DepSentence, prune: bool = True) -> Candidate:
-        """The best c-parse consistent with the sentence's d-parse."""
-        p = self.parser.parse(sent.forms, sent.tags, sent.heads, prune=prune)
-        return Candidate(p.tree, p.score, p.how)
+        """The best c-parse consistent with the sentence's (projectivized) d-parse."""
+        heads, lifted = projectivize(sent.heads)
+        p = self.parser.parse(sent.forms, sent.tags, heads, prune=prune)
+        return Candidate(p.tree, p.score, p.how, lifted)

@@ -142,13 +142,17 @@ def _bottom_up(heads: list[int]) -> list[int]:
 
 def _plan(words: list[_Word], w: _Word) -> tuple[list[str], dict[int, int]]:
     """The phrase labels of ``w``'s chain (bottom up) and the level of each dependent."""
+    if not (w.left or w.right) and w.head >= 0 and (
+            w.index < w.head and words[w.head].cls in _NOMINAL and w.cls in ("V", "ADJ")
+            or _is_aux(words, w.index) and w.index < w.head):
+        return [], {}  # "the expected number", UD "will go"
     if w.cls in ("V", "AUX") or (w.cls == "TO" and _has_verb(words, w.right)):
         plan = _verb(words, w)
     elif w.cls in ("ADJ", "ADV", "NEG") and any(_is_aux(words, d) for d in w.left):
         plan = _verb(words, w)  # UD copula: "is big" is headed by "big"
     elif w.cls in _NOMINAL and any(_is_aux(words, d) for d in w.left):
         plan = _verb(words, w)  # "is a man"
-    elif w.cls in _NOMINAL:
+    elif w.cls in _NOMINAL and w.cls != "WH":
         plan = _noun(words, w)
     else:
         plan = _other(words, w)
@@ -228,8 +232,10 @@ def _head_cls(words: list[_Word], w: _Word) -> str:
 
 
 def _coordination(words: list[_Word], w: _Word) -> int | None:
-    """Index in ``w.right`` where a coordination starts (commas before the coordinator and
-    comma-separated conjuncts included), or None."""
+    """Index in ``w.right`` where a coordination starts, or None: at a coordinator (or UD
+    ``conj``) with a conjunct after it, or at a semicolon, colon or dash before a clause with
+    its own subject; earlier comma-separated conjuncts of nominal lists ("A, B and C") and the
+    comma before the coordinator are included."""
     right = w.right
     start = None
     for k, d in enumerate(right):
@@ -237,19 +243,30 @@ def _coordination(words: list[_Word], w: _Word) -> int | None:
         if (x.cls == "CC" and not x.rel and k + 1 < len(right)) or x.rel == "conj":
             start = k
             break
+        if x.form in (";", ":", "--") and k + 1 < len(right) and _is_clause(words, right[k + 1]):
+            start = k
+            break
     if start is None:
         return None
-    while start >= 2 and words[right[start - 1]].cls == "PUNCT" and \
-            words[right[start - 2]].cls not in ("PUNCT", "CC"):
-        if words[right[start - 1]].form not in (",", ";"):
-            break
-        cand = words[right[start - 2]]
-        if cand.cls != w.cls and not (cand.cls in _NOMINAL and w.cls in _NOMINAL):
-            break
-        start -= 2
+    conj = next((d for d in right[start:] if words[d].cls not in ("PUNCT", "CC")), None)
+    if conj is not None and w.cls in _NOMINAL and words[conj].cls in _NOMINAL:
+        while start >= 2 and words[right[start - 1]].form in (",", ";") and \
+                words[right[start - 2]].cls in _NOMINAL:
+            start -= 2
     if start >= 1 and words[right[start - 1]].form in (",", ";"):
         start -= 1
     return start
+
+
+def _is_clause(words: list[_Word], d: int) -> bool:
+    x = words[d]
+    return x.cls in ("V", "AUX") and any(_is_subject(words, e) for e in x.left)
+
+
+def _bare(words: list[_Word], deps: list[int]) -> bool:
+    """Only leaf words (conjuncts of one word: "notes and bonds", "big and red")."""
+    return all(words[d].cls in ("CC", "PUNCT", "N", "ADJ", "NUM", "ADV")
+               and not (words[d].left or words[d].right) for d in deps)
 
 
 def _verb(words: list[_Word], w: _Word) -> _Plan:
@@ -305,6 +322,12 @@ def _verb(words: list[_Word], w: _Word) -> _Plan:
     return p
 
 
+def _gerund(words: list[_Word], x: _Word) -> bool:
+    """A subjectless -ing clause ("after rising 5 %"): the object of a PP, not an SBAR."""
+    return x.tag in ("VBG", "VERB") and x.form.lower().endswith("ing") and \
+        not any(_is_subject(words, d) for d in x.left)
+
+
 def _inverted(words: list[_Word], w: _Word, subject: int | None) -> bool:
     """ "..., said Mr. Smith": a quoted clause before the verb, the subject after it."""
     if subject is not None or w.head >= 0 and words[w.head].cls != "PUNCT" and w.head != -1:
@@ -328,7 +351,7 @@ def _clause_role(words: list[_Word], w: _Word) -> bool:
     if w.rel in ("advcl", "csubj", "ccomp", "xcomp"):
         return True
     if h.cls in ("V", "AUX") and w.tag == "VBG" and h.form.lower() not in _BE_HAVE_DO:
-        return True
+        return not any(words[d].cls == "CC" for d in h.right if d < w.index)
     return False
 
 
@@ -345,35 +368,38 @@ def _finite_complement(words: list[_Word], w: _Word) -> bool:
     if w.tag not in _FINITE and w.cls != "AUX":
         return False
     between = [d for d in h.right if d < w.index]
-    return not any(words[d].cls == "CC" for d in between)
+    return not any(words[d].cls == "CC" or words[d].form in (";", ":", "--") for d in between)
 
 
 def _noun(words: list[_Word], w: _Word) -> _Plan:
     p = _Plan([])
-    hc = _head_cls(words, w)
-    needs = bool(w.left or w.right) or hc in ("V", "AUX", "P", "TO", "ROOT", "ADJ", "ADV",
-                                              "PUNCT", "X", "INTJ", "SC") \
-        or (hc in _NOMINAL and w.index > w.head and _detached(words, w))
-    if w.cls in ("DET", "NUM", "CUR") and hc in _NOMINAL and not (w.left or w.right):
-        needs = w.index > w.head and w.cls == "DET"
-    if not needs:
+    if not _noun_projects(words, w):
         return p
-    if w.cls == "WH":
-        base = p.add("WHNP")
-    elif w.cls == "CUR" and any(words[d].cls == "NUM" for d in w.right):
-        base = p.add("QP")
-        p.add("NP")
+    hc = _head_cls(words, w)
+    prenominal = hc in _NOMINAL and w.index < w.head
+    nums = [d for d in w.left + w.right if words[d].cls in ("NUM", "CUR")]
+    if w.cls in ("CUR", "NUM") and (len(nums) >= 2 or w.cls == "NUM" and nums):
+        base = p.add("QP")  # "$ 234.4 billion", "9.8 billion"
+        if not prenominal:
+            p.add("NP")
+    elif prenominal and (w.cls == "CUR" or w.form == "%"):
+        base = p.add("ADJP")  # "a $ 250 fine", "a 3.8 % return"
     else:
         base = p.add("NP")
+    if prenominal and w.cls == "CUR" and p.labels[-1] == "QP":
+        p.add("ADJP")
     coord = _coordination(words, w)
+    if coord is not None and _bare(words, w.right[coord:]):
+        coord = None  # "notes and bonds": one flat NP
     end = len(w.right) if coord is None else coord
     post = None
     for d in w.right[:end]:
         x = words[d]
         if x.cls == "PUNCT":
             continue
-        if x.cls in ("NUM", "POS") or (x.cls == "N" and not (x.left or x.right)
-                                      and not _detached(words, x)):
+        if x.cls in ("NUM", "POS", "CC") or (x.cls == "N" and not (x.left or x.right)
+                                            and not _detached(words, x)) \
+                or (x.cls == "TO" and not x.rel and _has_verb(words, x.right)):
             if post is None:
                 p.fixed[d] = base
             continue
@@ -395,6 +421,32 @@ def _noun(words: list[_Word], w: _Word) -> _Plan:
     return p
 
 
+def _noun_projects(words: list[_Word], w: _Word) -> bool:
+    """Does a nominal word project NP? Always with dependents; a bare one not inside another
+    noun phrase (determiners, numbers and prenominal nouns stay flat)."""
+    if w.left or w.right:
+        return True
+    if w.head < 0:
+        return True
+    h = words[w.head]
+    if _detached(words, w):
+        return True
+    if h.cls in _NOMINAL or h.cls == "WH":
+        return w.cls == "DET" and w.index > w.head
+    if w.cls == "NUM" and (h.cls in ("ADV", "ADJ") or h.cls == "P" and _is_qp(words, h)):
+        return False
+    if w.cls == "DET" and h.cls in ("ADJ", "ADV"):
+        return False
+    return True
+
+
+def _is_qp(words: list[_Word], w: _Word) -> bool:
+    """ "about 100", "more than 30": a preposition before a number inside a noun phrase."""
+    h = words[w.head] if w.head >= 0 else None
+    return (h is not None and h.cls in ("NUM", "CUR", "N") and w.index < w.head
+            and any(words[d].cls in ("NUM", "CUR") for d in w.right))
+
+
 def _detached(words: list[_Word], x: _Word) -> bool:
     """A word set off from its head by a comma (an appositive)."""
     lo, hi = sorted((x.index, x.head))
@@ -409,7 +461,7 @@ def _other(words: list[_Word], w: _Word) -> _Plan:
     if cls in ("PUNCT", "CC") and leaf:
         return p
     if cls == "ADJ":
-        if leaf and hc in _NOMINAL and w.index < w.head:
+        if leaf and (hc in _NOMINAL and w.index < w.head or hc in ("ADJ", "P")):
             return p
         p.add("ADJP")
     elif cls in ("ADV", "NEG"):
@@ -423,13 +475,13 @@ def _other(words: list[_Word], w: _Word) -> _Plan:
                 p.add("PRT")
             return p
         objs = [d for d in w.right if words[d].cls != "PUNCT"]
-        if any(words[d].cls in ("V", "AUX", "TO") for d in objs) or cls == "SC":
+        if any(words[d].cls in ("V", "AUX", "TO") and not _gerund(words, words[d])
+               for d in objs) or cls == "SC":
             p.add("SBAR")
         elif objs and words[objs[0]].cls in ("WH",):
             p.add("WHPP")
             p.add("SBAR")
-        elif hc in ("NUM", "CUR", "N") and w.index < w.head and \
-                any(words[d].cls in ("NUM", "CUR") for d in objs):
+        elif _is_qp(words, w):
             p.add("QP")
         else:
             p.add("PP")
@@ -450,6 +502,11 @@ def _other(words: list[_Word], w: _Word) -> _Plan:
         p.add("PRN" if w.form in ("-LRB-", "(", "-LCB-", "{") else "FRAG")
     elif not leaf or hc in ("V", "AUX", "ROOT"):
         p.add(_PHRASE.get(cls, "X"))
+    coord = _coordination(words, w) if p.labels else None
+    if coord is not None and not _bare(words, w.right[coord:]):
+        lvl = p.add(p.labels[-1])
+        for d in w.right[coord:]:
+            p.fixed[d] = lvl
     if w.head < 0 and p.labels and p.labels[-1] not in ("S", "FRAG"):
         p.add("FRAG")
     return p

@@ -1,5 +1,9 @@
 """An open treebank and its project: the sentences, what the annotator made of each one,
 the candidates decoded so far, and the effort spent. No Qt here, so it is easy to test.
+
+A corrected sentence keeps its tree whatever model decodes later: an edited tree is stored
+as such, and a candidate accepted unchanged is kept too (``kept``), because a retrained or
+switched model would rank different candidates under the same index.
 """
 
 from __future__ import annotations
@@ -67,11 +71,14 @@ class Session:
         self.views: dict[int, View] = {}
         self.status: dict[int, str] = {}
         self.seconds: dict[int, float] = {}
+        self.kept: dict[int, LexNode] = {}
         for idx, saved in store.load(self._words).items():
             heads = tuple(saved.heads) if saved.heads else tuple(self.sentences[idx].heads)
             self.views[idx] = View(heads, saved.chosen, saved.tree)
             self.status[idx] = saved.status
             self.seconds[idx] = saved.seconds
+            if saved.kept is not None and saved.status == CORRECTED and saved.tree is None:
+                self.kept[idx] = saved.kept
         store.set_meta("treebank", str(path))
 
     def __len__(self) -> int:
@@ -95,11 +102,17 @@ class Session:
         return self.cache.get(self.key(idx, view))
 
     def shown_tree(self, idx: int, view: View | None = None) -> LexNode | None:
-        """The tree on screen: the edited one, else the picked candidate (None if not
-        decoded yet or not decodable)."""
+        """The tree on screen: the edited one, else the tree a corrected sentence was
+        accepted with, else the picked candidate (None if not decoded yet or not
+        decodable)."""
         view = view or self.view(idx)
         if view.tree is not None:
             return view.tree
+        if idx in self.kept and view == self.view(idx):
+            return self.kept[idx]
+        return self._picked(idx, view)
+
+    def _picked(self, idx: int, view: View) -> LexNode | None:
         found = self.decoded(idx, view)
         if isinstance(found, list) and found:
             return found[min(view.chosen, len(found) - 1)].tree
@@ -114,11 +127,45 @@ class Session:
     # -- changes (each one is saved at once) ---------------------------------------------
     def set_view(self, idx: int, view: View) -> None:
         self.views[idx] = view
+        self._keep(idx)
         self._save(idx)
 
     def set_status(self, idx: int, status: str) -> None:
         self.status[idx] = status
+        self._keep(idx)
         self._save(idx)
+
+    def _keep(self, idx: int) -> None:
+        """Remember the candidate a corrected sentence shows (an edited tree is kept as is)."""
+        view = self.view(idx)
+        picked = self._picked(idx, view) if view.tree is None else None
+        if self.is_corrected(idx) and picked is not None:
+            self.kept[idx] = picked
+        else:
+            self.kept.pop(idx, None)
+
+    def renew(self, serial: int) -> None:
+        """Another model decodes from now on (requests carry ``serial``): forget the
+        candidates of sentences not corrected; corrected ones keep theirs, and their trees."""
+        for idx, status in self.status.items():
+            if status == CORRECTED and idx not in self.kept and self.view(idx).tree is None:
+                self._keep(idx)  # corrected before its candidates arrived, or an older project
+                if idx in self.kept:
+                    self._save(idx)
+        old, self.cache = self.cache, {}
+        for (_, idx, heads), found in old.items():
+            if self.is_corrected(idx):
+                self.cache[serial, idx, heads] = found
+        self.serial = serial
+
+    def corrected_trees(self) -> list[tuple[LexNode, list[str]]]:
+        """The tree and words of every corrected sentence that has a tree (training data)."""
+        out = []
+        for idx in sorted(i for i, st in self.status.items() if st == CORRECTED):
+            tree = self.shown_tree(idx)
+            if tree is not None:
+                out.append((tree, self.sentences[idx].forms))
+        return out
 
     def add_time(self, idx: int, seconds: float) -> None:
         """Count time spent on a sentence (a long idle stretch counts as IDLE_CAP)."""
@@ -133,7 +180,7 @@ class Session:
         tree = self.shown_tree(idx, view)
         penn = to_line(tree, self.sentences[idx].forms) if tree is not None else None
         saved = SavedSentence(self.status.get(idx, MACHINE), view.chosen, list(view.heads),
-                              view.tree, self.seconds.get(idx, 0.0))
+                              view.tree, self.seconds.get(idx, 0.0), self.kept.get(idx))
         self.store.save(idx, self._words[idx], saved, penn)
 
     # -- effort ---------------------------------------------------------------------------

@@ -19,8 +19,10 @@ from PySide6.QtCore import QThread
 from pad_engine.api import Engine
 from pad_engine.deptree import DepSentence
 from pad_engine.errors import PadError
+from pad_engine.model import Model
 
 # Priorities: lower runs first.
+SWAP = -1  # a model change goes before every decode queued after it
 NOW = 0
 SOON = 1
 BACKGROUND = 2
@@ -74,6 +76,14 @@ class EngineThread(QThread):
         self._queue.put((SOON, next(self._order), "job", job, fn))
         return job
 
+    def swap_model(self, load: Callable[[], Model]) -> int:
+        """Decode with ``load()``'s model from now on (loaded on this thread, before any
+        decode requested later); returns the job id whose result is None or the error
+        (after an error the previous model stays)."""
+        job = next(self._jobs)
+        self._queue.put((SWAP, next(self._order), "swap", job, load))
+        return job
+
     def drop_pending(self) -> None:
         """Forget queued decodes (another file was opened); queued jobs still run."""
         kept = []
@@ -113,6 +123,8 @@ class EngineThread(QThread):
                 return
             if kind == "job":
                 self._run_job(key, payload)
+            elif kind == "swap":
+                self._swap(key, payload)
             elif key not in self._done:
                 self._decode(key, payload)
 
@@ -137,6 +149,15 @@ class EngineThread(QThread):
         except Exception as e:  # noqa: BLE001 - reported to the user by the caller
             result = e
         self._post("job", job, result)
+
+    def _swap(self, job: int, load: Callable[[], Model]) -> None:
+        try:
+            self.engine = Engine(load())
+        except Exception as e:  # noqa: BLE001 - reported to the user by the caller
+            self._post("job", job, e)
+            return
+        self._done.clear()  # requests name the model through their key's serial
+        self._post("job", job, None)
 
     def _post(self, kind: str, key: Hashable, result: object) -> None:
         if isinstance(result, BaseException):

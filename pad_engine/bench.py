@@ -3,6 +3,8 @@
 Train = wsj_0001..wsj_0159, test = wsj_0160..wsj_0199, gold tags, gold d-parses from the
 model's head table. Speeds are measured after JIT warm-up (reported separately); the
 end-to-end figure runs ``pad convert`` as a fresh process on a CoNLL file of the test split.
+The rule-based fallback (no model) is scored on the same test split, on Collins-style and on
+content-head d-parses, for comparison with PAD (Xia et al. 2009 report 89.4 on PTB s23).
 """
 
 from __future__ import annotations
@@ -82,6 +84,37 @@ def kbest_oracle_f1(parser: Parser, examples: list[Example], ks: tuple[int, ...]
     return result
 
 
+def rulebased_figures(examples: list[Example]) -> dict:
+    """F1, precision, recall and speed (sentences/s) of the rule-based conversion."""
+    from pad_engine.rulebased import project
+
+    gold = [to_line(ex.lex, ex.forms) for ex in examples]
+    start = time.perf_counter()
+    lines = [to_line(project(ex.forms, ex.tags, ex.heads), ex.forms) for ex in examples]
+    seconds = time.perf_counter() - start
+    report = score(gold, lines)
+    return {"f1": bracket_f1(report), "precision": report.overall.precision,
+            "recall": report.overall.recall, "sent_per_s": _rate(len(examples), seconds)}
+
+
+def run_rules_bench(treebank: Path, out: Callable[[str], None] = print) -> dict:
+    """Only the rule-based fallback's figures (no training, a few seconds)."""
+    figures = {f"rules_{name}": rulebased_figures(load_split(treebank, TEST_FILES, name))
+               for name in ("collins", "content")}
+    for line in format_rules(figures):
+        out(line)
+    return figures
+
+
+def format_rules(f: dict) -> list[str]:
+    """The rule-based fallback's report lines."""
+    return [f"{'rule-based fallback, ' + name:<31}F1 {r['f1']:6.2f}  P {r['precision']:6.2f}  "
+            f"R {r['recall']:6.2f}  {r['sent_per_s']:,.0f} sent/s  (no model; Xia et al. 2009: "
+            "89.4)"
+            for name, r in ((k[len("rules_"):], v) for k, v in f.items()
+                            if k.startswith("rules_"))]
+
+
 def convert_process(model_path: Path, conll: Path, out: Path) -> tuple[float, int]:
     """Wall time and peak memory (kB) of one ``pad convert`` process."""
     cmd = [sys.executable, "-m", "pad_engine", "convert", str(conll), "-o", str(out),
@@ -129,6 +162,9 @@ def run_bench(treebank: Path, model_path: Path | None = None, epochs: int = 10,
         figures[f"{name}_parsed"] = report.overall.valid_sentences
         figures[f"{name}_passes"] = hows
         figures[f"{name}_decoder_sent_per_s"] = decoder_speed(model, test, prune)
+    figures[f"rules_{headrules}"] = rulebased_figures(test)
+    if headrules != "content":
+        figures["rules_content"] = rulebased_figures(load_split(treebank, TEST_FILES, "content"))
     figures["kbest10_sent_per_s"] = kbest_speed(parser, test, 10, prune=True)
     figures["kbest_oracle_f1"] = kbest_oracle_f1(parser, test, (1, 5, 10, 50))
     with tempfile.TemporaryDirectory() as tmp:
@@ -174,6 +210,7 @@ def format_figures(f: dict) -> list[str]:
             f"  decoder {f[f'{name}_decoder_sent_per_s']:,.0f} sent/s  passes "
             + ", ".join(f"{k} {v}" for k, v in sorted(f[f"{name}_passes"].items()))
         )
+    lines += format_rules(f)
     lines.append(f"k-best (k=10, pruned)          {f['kbest10_sent_per_s']:,.0f} sent/s")
     lines.append("k-best oracle F1                " + "  ".join(
         f"k={k}: {v:.2f}" for k, v in f["kbest_oracle_f1"].items()))

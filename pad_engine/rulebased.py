@@ -289,14 +289,18 @@ def _verb(words: list[_Word], w: _Word) -> _Plan:
     # left side, nearest first: auxiliaries (UD), subject, markers
     subject = None
     marker = None
+    anchored = w.cls in ("V", "AUX", "TO")  # "is a bad tradeoff": "a bad" stays in the NP
     for k, d in enumerate(w.left):
         if subject is None and marker is None and _is_aux(words, d):
+            anchored = True
             p.fixed[d] = p.add("VP")
         elif subject is None and marker is None and _is_subject(words, d):
             subject = k
         elif _is_marker(words, d, ("P", "SC")) or words[d].cls in ("WH", "WADV"):
             marker = k
             break
+        elif not anchored:
+            p.fixed[d] = base
     role_s = _clause_role(words, w)
     if subject is not None or role_s:
         s = p.add("SINV" if _inverted(words, w, subject) else "S")
@@ -448,9 +452,10 @@ def _is_qp(words: list[_Word], w: _Word) -> bool:
 
 
 def _detached(words: list[_Word], x: _Word) -> bool:
-    """A word set off from its head by a comma (an appositive)."""
-    lo, hi = sorted((x.index, x.head))
-    return any(words[i].form in (",", "--", "-LRB-", "(") for i in range(lo + 1, hi))
+    """A one-word dependent right after a comma, dash or bracket that follows its head (an
+    appositive: "Frederick Deane Jr. , 63 ,")."""
+    return x.head >= 0 and x.index - 1 > x.head and \
+        words[x.index - 1].form in (",", "--", "-LRB-", "(")
 
 
 def _other(words: list[_Word], w: _Word) -> _Plan:

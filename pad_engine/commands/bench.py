@@ -13,16 +13,21 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--model", help="evaluate this model instead of training one")
     parser.add_argument("--epochs", type=int, default=10, help="training epochs (10)")
     parser.add_argument("--headrules", default="collins", help="head table (collins)")
+    parser.add_argument("--rules-only", action="store_true",
+                        help="only the rule-based fallback's F1 (no model, no training)")
 
 
 def run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from pad_engine.bench import run_bench
+    from pad_engine.bench import run_bench, run_rules_bench
     from pad_engine.errors import InputError
 
     treebank = Path(args.treebank)
     if not (treebank / "wsj_0001.mrg").exists():
         raise InputError("no wsj_0001.mrg here: not the Penn Treebank sample", str(treebank))
+    if args.rules_only:
+        run_rules_bench(treebank)
+        return 0
     run_bench(treebank, Path(args.model) if args.model else None, args.epochs, args.headrules)
     return 0

@@ -1,0 +1,198 @@
+"""The no-model fallback: consistent trees for any d-parse, sensible labels, measured F1."""
+
+from __future__ import annotations
+
+import pytest
+
+from pad_engine.deptree import DepSentence
+from pad_engine.errors import InputError
+from pad_engine.lextree import induced_heads, to_line
+from pad_engine.projectivize import projectivize
+from pad_engine.rulebased import RuleBasedEngine, project
+
+# Rule-based F1 on the PTB sample test split (gold tags, gold Collins d-parses), measured
+# 93.7; the floor catches a broken projection, not small tuning changes.
+PTB_TEST_F1_FLOOR = 92.5
+
+
+@pytest.fixture(scope="module")
+def ptb_test(ptb_dir):
+    from pad_engine.bench import TEST_FILES, load_split
+
+    return load_split(ptb_dir, TEST_FILES, "collins")
+
+
+def _brackets(line: str) -> set[str]:
+    """Labelled phrases of a one-line tree as "(LABEL word word ...)" strings."""
+    from nltk import Tree
+
+    out = set()
+    for sub in Tree.fromstring(line).subtrees(lambda t: t.height() > 2):
+        out.add(f"({sub.label()} {' '.join(sub.leaves())})")
+    return out
+
+
+def _sentence(rows: str) -> DepSentence:
+    """A sentence from "form TAG head rel" rows (rel may be "_")."""
+    forms, tags, heads, rels = [], [], [], []
+    for row in rows.strip().splitlines():
+        f, t, h, r = row.split()
+        forms.append(f)
+        tags.append(t)
+        heads.append(int(h))
+        rels.append(r)
+    return DepSentence(forms, tags, heads, rels)
+
+
+def test_every_ptb_test_sentence_induces_its_dparse(ptb_test):
+    for ex in ptb_test:
+        tree = project(ex.forms, ex.tags, ex.heads)
+        assert induced_heads(tree, len(ex.forms)) == ex.heads, " ".join(ex.forms)
+        assert [p.word for p in tree.preterminals()] == list(range(len(ex.forms)))
+        assert [p.label for p in tree.preterminals()] == ex.tags
+
+
+def test_content_head_dparses_are_consistent_too(ptb_dir):
+    from pad_engine.bench import TEST_FILES, load_split
+
+    for ex in load_split(ptb_dir, TEST_FILES, "content"):
+        tree = project(ex.forms, ex.tags, ex.heads)
+        assert induced_heads(tree, len(ex.forms)) == ex.heads, " ".join(ex.forms)
+
+
+def test_ptb_test_split_f1_above_floor(ptb_test):
+    from pad_engine.bench import rulebased_figures
+
+    figures = rulebased_figures(ptb_test)
+    assert figures["f1"] >= PTB_TEST_F1_FLOOR, figures
+
+
+def test_ewt_dev_with_upos_only_is_consistent(ewt_dir):
+    from pad_engine.conll import read_conll
+
+    engine = RuleBasedEngine()
+    sentences = read_conll(ewt_dir / "en_ewt-ud-dev.conllu", pos="upos").sentences
+    lifted = 0
+    for sent in sentences:
+        for rels in (sent.rels, []):  # with UD relations and with tags alone
+            plain = DepSentence(sent.forms, sent.tags, sent.heads, rels)
+            cand = engine.best(plain)
+            assert cand.heads() == projectivize(sent.heads)[0], " ".join(sent.forms)
+            assert [p.label for p in cand.tree.preterminals()] == sent.tags
+            line = cand.penn(sent.forms)
+            assert line.count("(") == line.count(")")
+        lifted += bool(cand.lifted)
+    assert lifted > 0  # EWT dev has non-projective sentences, and they went through
+
+
+def test_collins_style_ptb_tags_get_ptb_phrases():
+    # "The man who left said that prices rose in May ." with Collins heads: the relative
+    # pronoun heads SBAR, the complementizer heads SBAR, the preposition heads PP.
+    sent = _sentence("""
+        The DT 2 _
+        man NN 5 _
+        who WP 2 _
+        left VBD 3 _
+        said VBD 0 _
+        that IN 5 _
+        prices NNS 8 _
+        rose VBD 6 _
+        in IN 8 _
+        May NNP 9 _
+        . . 5 _
+    """)
+    line = RuleBasedEngine().best(sent).penn(sent.forms)
+    assert line == ("(TOP (S (NP (NP (DT The) (NN man)) (SBAR (WHNP (WP who)) (S (VP (VBD left))"
+                    "))) (VP (VBD said) (SBAR (IN that) (S (NP (NNS prices)) (VP (VBD rose) (PP"
+                    " (IN in) (NP (NNP May))))))) (. .)))")
+
+
+def test_upos_with_ud_relations_gets_sensible_labels():
+    # UD content heads: the noun heads its PP, the verb heads its auxiliary and its clause.
+    sent = _sentence("""
+        She PRON 3 nsubj
+        will AUX 3 aux
+        sleep VERB 0 root
+        on ADP 6 case
+        the DET 6 det
+        mat NOUN 3 obl
+        because SCONJ 11 mark
+        it PRON 11 nsubj
+        is AUX 11 cop
+        very ADV 11 advmod
+        soft ADJ 3 advcl
+        . PUNCT 3 punct
+    """)
+    cand = RuleBasedEngine().best(sent)
+    assert cand.heads() == sent.heads
+    got = _brackets(cand.penn(sent.forms))
+    assert {"(S She will sleep on the mat because it is very soft .)",
+            "(VP will sleep on the mat because it is very soft)",
+            "(PP on the mat)", "(NP the mat)", "(NP She)",
+            "(SBAR because it is very soft)", "(S it is very soft)", "(VP is very soft)",
+            "(ADJP very soft)"} <= got
+
+
+def test_upos_without_relations_still_gets_sensible_labels():
+    sent = _sentence("""
+        She PRON 3 _
+        will AUX 3 _
+        sleep VERB 0 _
+        on ADP 6 _
+        the DET 6 _
+        mat NOUN 3 _
+        . PUNCT 3 _
+    """)
+    cand = RuleBasedEngine().best(sent)
+    assert cand.heads() == sent.heads
+    assert {"(S She will sleep on the mat .)", "(VP will sleep on the mat)",
+            "(VP sleep on the mat)", "(PP on the mat)", "(NP the mat)",
+            "(NP She)"} <= _brackets(cand.penn(sent.forms))
+
+
+def test_nonprojective_input_is_lifted_and_reported():
+    # "A hearing is scheduled on the issue today": "on" depends on "hearing" across the verb.
+    sent = _sentence("""
+        A DT 2 det
+        hearing NN 4 nsubj
+        is VBZ 4 aux
+        scheduled VBN 0 root
+        on IN 2 prep
+        the DT 7 det
+        issue NN 5 pobj
+        today NN 4 tmod
+        . . 4 punct
+    """)
+    engine = RuleBasedEngine()
+    [cand] = engine.candidates(sent, k=10)
+    heads, lifts = projectivize(sent.heads)
+    assert lifts and cand.lifted == lifts
+    assert cand.heads() == heads != sent.heads
+    assert cand.how == "rules" and cand.score == 0.0
+
+
+def test_single_word_sentence():
+    for tag in ("UH", "INTJ", "NN", "NOUN", "VB", "."):
+        sent = DepSentence(["Hello"], [tag], [0])
+        cand = RuleBasedEngine().best(sent)
+        line = cand.penn(sent.forms)
+        assert line.startswith("(TOP (") and f"({tag} Hello)" in line
+        assert cand.heads() == [0]
+
+
+def test_bad_heads_raise_a_clear_error():
+    with pytest.raises(InputError, match="cycle"):
+        RuleBasedEngine().best(DepSentence(["a", "b", "c"], ["NN"] * 3, [0, 3, 2]))
+
+
+def test_engine_surface():
+    engine = RuleBasedEngine()
+    assert engine.pos_column == "auto"
+    assert "rule-based" in engine.name and "no model" in engine.name
+    labels = engine.labels()
+    assert {"NP", "VP", "S", "SBAR", "PP", "ADJP", "ADVP"} <= set(labels)
+    assert "TOP" not in labels and labels == sorted(labels)
+    sent = DepSentence(["Prices", "rose"], ["NNS", "VBD"], [2, 0])
+    assert len(engine.candidates(sent, k=5)) == 1
+    assert to_line(engine.best(sent).tree, sent.forms) == \
+        "(TOP (S (NP (NNS Prices)) (VP (VBD rose))))"

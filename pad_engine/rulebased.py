@@ -46,6 +46,8 @@ _UPOS = {
 _WH_WORDS = {"who", "whom", "what", "which", "whose", "whoever", "whatever", "whichever"}
 _WH_ADVERBS = {"when", "where", "why", "how", "whenever", "wherever"}
 _NEG = {"not", "n't", "never"}
+_PREPOSITIONAL = {"including", "according", "excluding", "compared", "regarding",
+                  "concerning", "following"}
 _BE_HAVE_DO = {"be", "am", "is", "are", "was", "were", "been", "being", "'s", "'re", "'m",
                "have", "has", "had", "having", "'ve", "'d", "do", "does", "did"}
 _FINITE = {"VBD", "VBZ", "VBP", "MD"}
@@ -73,6 +75,8 @@ def word_class(tag: str, form: str) -> str:
             cls = "WH"
         elif cls in ("ADV", "SC") and low in _WH_ADVERBS:
             cls = "WADV"
+    if cls == "V" and low in _PREPOSITIONAL:
+        cls = "P"
     if cls == "ADV" and low in _NEG:
         cls = "NEG"
     return cls
@@ -146,7 +150,12 @@ def _plan(words: list[_Word], w: _Word) -> tuple[list[str], dict[int, int]]:
             w.index < w.head and words[w.head].cls in _NOMINAL and w.cls in ("V", "ADJ")
             or _is_aux(words, w.index) and w.index < w.head):
         return [], {}  # "the expected number", UD "will go"
-    if w.cls in ("V", "AUX") or (w.cls == "TO" and _has_verb(words, w.right)):
+    if not (w.left or w.right) and w.cls == "V" and w.head >= 0 and \
+            words[w.head].cls == "V" and words[w.index - 1].cls == "CC":
+        return [], {}  # "to modify or discontinue it": one VP
+    if w.cls == "V" and _prenominal(words, w) and not w.right:
+        plan = _Plan(["ADJP"])  # "recently diagnosed cancer"
+    elif w.cls in ("V", "AUX") or (w.cls == "TO" and _has_verb(words, w.right)):
         plan = _verb(words, w)
     elif w.cls in ("ADJ", "ADV", "NEG") and any(_is_aux(words, d) for d in w.left):
         plan = _verb(words, w)  # UD copula: "is big" is headed by "big"
@@ -210,7 +219,7 @@ def _is_subject(words: list[_Word], d: int) -> bool:
     x = words[d]
     if x.rel:
         return x.rel in _SUBJECT_RELS
-    return x.cls in _NOMINAL and x.cls != "WH"
+    return x.cls in _NOMINAL and (x.cls != "WH" or bool(x.right))  # "What she did was"
 
 
 def _is_marker(words: list[_Word], d: int, classes: tuple[str, ...]) -> bool:
@@ -218,7 +227,7 @@ def _is_marker(words: list[_Word], d: int, classes: tuple[str, ...]) -> bool:
     x = words[d]
     if x.left or x.right:
         return False
-    if x.rel:
+    if x.rel and x.cls not in ("WH", "WADV"):
         return x.rel in ("case", "mark")
     return x.cls in classes
 
@@ -263,9 +272,10 @@ def _is_clause(words: list[_Word], d: int) -> bool:
     return x.cls in ("V", "AUX") and any(_is_subject(words, e) for e in x.left)
 
 
-def _bare(words: list[_Word], deps: list[int]) -> bool:
+def _bare(words: list[_Word], deps: list[int],
+          classes: tuple[str, ...] = ("N", "ADJ", "NUM", "ADV")) -> bool:
     """Only leaf words (conjuncts of one word: "notes and bonds", "big and red")."""
-    return all(words[d].cls in ("CC", "PUNCT", "N", "ADJ", "NUM", "ADV")
+    return all(words[d].cls in ("CC", "PUNCT") + classes
                and not (words[d].left or words[d].right) for d in deps)
 
 
@@ -273,6 +283,10 @@ def _verb(words: list[_Word], w: _Word) -> _Plan:
     p = _Plan([])
     base = p.add("VP") if w.cls in ("V", "AUX", "TO") else p.add(_PHRASE[w.cls])
     coord = _coordination(words, w)
+    first = next((d for d in w.right[coord:] if words[d].cls not in ("PUNCT", "CC")), None) \
+        if coord is not None else None
+    if first is not None and _bare(words, [first], ("V",)):
+        coord = None
     conj_has_subject = False
     if coord is not None:
         conj = next((d for d in w.right[coord:] if words[d].cls not in ("PUNCT", "CC")), None)
@@ -296,7 +310,7 @@ def _verb(words: list[_Word], w: _Word) -> _Plan:
             p.fixed[d] = p.add("VP")
         elif subject is None and marker is None and _is_subject(words, d):
             subject = k
-        elif _is_marker(words, d, ("P", "SC")) or words[d].cls in ("WH", "WADV"):
+        elif _is_marker(words, d, ("P", "SC", "WH", "WADV")):
             marker = k
             break
         elif not anchored:
@@ -382,6 +396,8 @@ def _noun(words: list[_Word], w: _Word) -> _Plan:
     hc = _head_cls(words, w)
     prenominal = hc in _NOMINAL and w.index < w.head
     nums = [d for d in w.left + w.right if words[d].cls in ("NUM", "CUR")]
+    if any(words[d].cls == "CC" for d in w.right):
+        nums = []  # "1986-87 and 1987-88"
     if w.cls in ("CUR", "NUM") and (len(nums) >= 2 or w.cls == "NUM" and nums):
         base = p.add("QP")  # "$ 234.4 billion", "9.8 billion"
         if not prenominal:
@@ -433,6 +449,8 @@ def _noun_projects(words: list[_Word], w: _Word) -> bool:
     if w.head < 0:
         return True
     h = words[w.head]
+    if w.cls == "NUM" and h.cls == "N" and w.form.isdigit() and 1700 <= int(w.form) <= 2100:
+        return False  # "Aug. 31 , 1987"
     if _detached(words, w):
         return True
     if h.cls in _NOMINAL or h.cls == "WH":
@@ -442,6 +460,10 @@ def _noun_projects(words: list[_Word], w: _Word) -> bool:
     if w.cls == "DET" and h.cls in ("ADJ", "ADV"):
         return False
     return True
+
+
+def _prenominal(words: list[_Word], x: _Word) -> bool:
+    return x.head > x.index and words[x.head].cls in _NOMINAL
 
 
 def _is_qp(words: list[_Word], w: _Word) -> bool:
@@ -470,8 +492,11 @@ def _other(words: list[_Word], w: _Word) -> _Plan:
             return p
         p.add("ADJP")
     elif cls in ("ADV", "NEG"):
-        if leaf and (cls == "NEG" or hc in ("ADJ", "ADV", "NUM", "CUR", "P", "DET", "NEG")
-                     or (hc in _NOMINAL and w.index < w.head)):
+        h = words[w.head] if w.head >= 0 else None
+        if leaf and (cls == "NEG" or hc in ("ADJ", "ADV", "NUM", "CUR", "DET", "NEG")
+                     or (hc in _NOMINAL and w.index < w.head)
+                     or (hc == "P" and h is not None and _is_qp(words, h))
+                     or (hc == "V" and h is not None and _prenominal(words, h))):
             return p
         p.add("ADVP")
     elif cls in ("P", "TO", "SC"):
@@ -480,14 +505,20 @@ def _other(words: list[_Word], w: _Word) -> _Plan:
                 p.add("PRT")
             return p
         objs = [d for d in w.right if words[d].cls != "PUNCT"]
-        if any(words[d].cls in ("V", "AUX", "TO") and not _gerund(words, words[d])
-               for d in objs) or cls == "SC":
-            p.add("SBAR")
-        elif objs and words[objs[0]].cls in ("WH",):
-            p.add("WHPP")
+        clause = any(words[d].cls in ("V", "AUX") and not _gerund(words, words[d])
+                     or words[d].cls == "TO" and _has_verb(words, words[d].right)
+                     for d in objs)
+        if clause and words[objs[0]].cls == "WH":  # "under which it would remain"
+            p.fixed[objs[0]] = p.add("WHPP")
+            sbar = p.add("SBAR")
+            for d in w.right[w.right.index(objs[0]) + 1:]:
+                p.fixed[d] = sbar
+        elif clause or cls == "SC":
             p.add("SBAR")
         elif _is_qp(words, w):
             p.add("QP")
+        elif not objs and w.left:
+            p.add("ADVP")  # "35 years ago"
         else:
             p.add("PP")
     elif cls in ("WH", "WADV"):

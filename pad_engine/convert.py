@@ -14,7 +14,7 @@ from pad_engine.api import Engine
 from pad_engine.conll import ConllResult, parse_conll
 from pad_engine.deptree import DepSentence
 from pad_engine.errors import InputError
-from pad_engine.lextree import to_line
+from pad_engine.projectivize import Lift
 
 
 @dataclass
@@ -25,6 +25,8 @@ class ConvertReport:
     converted: int = 0
     fallback: int = 0
     problems: list[InputError] = field(default_factory=list)
+    lifted: list[tuple[str | None, int | None, list[Lift]]] = field(default_factory=list)
+    """(file, line, arcs lifted) of each non-projective sentence converted."""
 
 
 def convert_sentences(
@@ -38,16 +40,18 @@ def convert_sentences(
             if kbest:
                 cands = engine.candidates(sent, k=kbest, prune=prune)
                 lines = [f"{c.score:.4f}\t{c.penn(sent.forms)}" for c in cands]
-                text, how = "\n".join(lines) + "\n\n", cands[0].how
+                text = "\n".join(lines) + "\n\n"
             else:
-                p = engine.parser.parse(sent.forms, sent.tags, sent.heads, prune=prune)
-                text, how = to_line(p.tree, sent.forms) + "\n", p.how
+                cands = [engine.best(sent, prune=prune)]
+                text = cands[0].penn(sent.forms) + "\n"
         except InputError as err:
             report.problems.append(InputError(err.problem, sent.path, sent.line))
             yield "\n"
             continue
         report.converted += 1
-        report.fallback += how == "fallback"
+        report.fallback += cands[0].how == "fallback"
+        if cands[0].lifted:
+            report.lifted.append((sent.path, sent.line, cands[0].lifted))
         yield text
 
 

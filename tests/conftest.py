@@ -14,6 +14,7 @@ SHARED_DATA = REPO.parent / "shared" / "data"
 PTB_DIR = SHARED_DATA / "ptb-sample"
 EWT_DIR = SHARED_DATA / "ud-english-ewt"
 GUM_DIR = SHARED_DATA / "gum"
+GSD_DIR = SHARED_DATA / "ud-chinese-gsd"
 EVALB_DIR = REPO.parent / "shared" / "evalb"
 
 
@@ -39,6 +40,12 @@ def ewt_dir() -> Path:
 def gum_dir() -> Path:
     """GUM train documents: dep/*.conllu paired with const/*.ptb."""
     return _need(GUM_DIR)
+
+
+@pytest.fixture(scope="session")
+def gsd_dir() -> Path:
+    """UD Chinese GSD dev and test (Chinese XPOS tags no bundled model knows)."""
+    return _need(GSD_DIR)
 
 
 @pytest.fixture(scope="session")

@@ -1,0 +1,80 @@
+"""Choosing the converter that fits an input, and lifted arcs on the command line."""
+
+from __future__ import annotations
+
+import itertools
+
+from pad_engine.cli import main
+from pad_engine.conll import format_conllx, read_conll
+from pad_engine.deptree import DepSentence, is_projective
+from pad_engine.lextree import induced_heads
+from pad_engine.models import choose, dependency_style
+from pad_engine.projectivize import projectivize
+from pad_engine.rulebased import RuleBasedEngine
+
+
+def ptb_sentences(ptb_dir, files=range(160, 170)) -> list[DepSentence]:
+    from pad_engine.bench import load_split
+
+    examples = load_split(ptb_dir, files, "collins")
+    return [DepSentence(ex.forms, ex.tags, ex.heads) for ex in examples]
+
+
+def test_collins_dparses_get_the_ptb_model(ptb_dir):
+    sents = ptb_sentences(ptb_dir)
+    assert dependency_style(sents).name == "collins"
+    choice = choose(sents)
+    assert choice.name == "english-ptb-collins"
+    assert "Collins-style" in choice.reason
+
+
+def test_ud_dparses_get_the_ud_model_with_or_without_relation_names(ewt_dir):
+    sents = read_conll(ewt_dir / "en_ewt-ud-dev.conllu").sentences
+    style = dependency_style(sents[:500])
+    assert style.name == "ud" and style.ud_relations > 0.99
+    assert style.heading_prepositions < 0.2
+    unnamed = [DepSentence(s.forms, s.tags, s.heads) for s in sents[:500]]
+    assert dependency_style(unnamed).name == "ud"  # the structure alone tells
+    choice = choose(sents)
+    assert choice.name == "english-gum-ud"
+    assert "UD-style" in choice.reason
+    # the UD model's trees are consistent with the (lifted) UD d-parses
+    for sent in sents[:100]:
+        cand = choice.engine.best(sent)
+        assert induced_heads(cand.tree, len(sent.forms)) == projectivize(sent.heads)[0]
+
+
+def test_unknown_tags_fall_back_to_the_rule_based_projection(gsd_dir):
+    sents = read_conll(gsd_dir / "zh_gsd-ud-dev.conllu").sentences
+    choice = choose(sents)
+    assert isinstance(choice.engine, RuleBasedEngine)
+    assert "no bundled model fits" in choice.reason
+    assert choice.engine.best(sents[0]).how == "rules"
+
+
+def test_convert_picks_the_model_and_reports_lifted_arcs(ewt_dir, tmp_path, capsys):
+    sents = read_conll(ewt_dir / "en_ewt-ud-dev.conllu").sentences
+    bad = [s for s in sents if not is_projective(s.heads)][:3]
+    chosen = list(itertools.islice((s for s in sents if is_projective(s.heads)), 5)) + bad
+    src = tmp_path / "mixed.conllu"
+    src.write_text("".join("\n".join(s.lines) + "\n\n" for s in chosen), encoding="utf-8")
+    out = tmp_path / "out.mrg"
+    assert main(["convert", str(src), "-o", str(out)]) == 0
+    err = capsys.readouterr().err
+    assert "english-gum-ud: UD-style" in err
+    assert err.count("non-projective, lifted") == 3
+    assert "8 of 8 sentences converted, 3 lifted to projective" in err
+    assert len(out.read_text(encoding="utf-8").splitlines()) == 8
+
+
+def test_convert_rules_and_model_options(ptb_dir, tmp_path, capsys):
+    sents = ptb_sentences(ptb_dir, range(160, 161))
+    src = tmp_path / "collins.conll"
+    src.write_text("".join(format_conllx(s.forms, s.tags, s.heads, ["_"] * len(s.forms)) + "\n"
+                           for s in sents), encoding="utf-8")
+    assert main(["convert", str(src), "-o", str(tmp_path / "a.mrg")]) == 0
+    assert "english-ptb-collins: Collins-style" in capsys.readouterr().err
+    assert main(["convert", str(src), "--rules", "-o", str(tmp_path / "b.mrg")]) == 0
+    assert "english" not in capsys.readouterr().err
+    assert main(["convert", str(src), "--rules", "--model", "x.padmodel"]) == 1
+    assert "exclude each other" in capsys.readouterr().err

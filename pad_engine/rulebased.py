@@ -46,6 +46,7 @@ _UPOS = {
 _WH_WORDS = {"who", "whom", "what", "which", "whose", "whoever", "whatever", "whichever"}
 _WH_ADVERBS = {"when", "where", "why", "how", "whenever", "wherever"}
 _NEG = {"not", "n't", "never"}
+_APPROX = {"than", "about", "around", "nearly", "roughly", "almost"}  # "more than 30"
 _PREPOSITIONAL = {"including", "according", "excluding", "compared", "regarding",
                   "concerning", "following"}
 _BE_HAVE_DO = {"be", "am", "is", "are", "was", "were", "been", "being", "'s", "'re", "'m",
@@ -147,7 +148,7 @@ def _bottom_up(heads: list[int]) -> list[int]:
 def _plan(words: list[_Word], w: _Word) -> tuple[list[str], dict[int, int]]:
     """The phrase labels of ``w``'s chain (bottom up) and the level of each dependent."""
     if not (w.left or w.right) and w.head >= 0 and (
-            w.index < w.head and words[w.head].cls in _NOMINAL and w.cls in ("V", "ADJ")
+            w.index < w.head and _head_cls(words, w) in _NOMINAL and w.cls in ("V", "ADJ")
             or _is_aux(words, w.index) and w.index < w.head):
         return [], {}  # "the expected number", UD "will go"
     if not (w.left or w.right) and w.cls == "V" and w.head >= 0 and \
@@ -239,7 +240,15 @@ def _has_verb(words: list[_Word], deps: list[int]) -> bool:
 
 
 def _head_cls(words: list[_Word], w: _Word) -> str:
-    return words[w.head].cls if w.head >= 0 else "ROOT"
+    """The class of ``w``'s head; "V" for the subject or an adverb of a UD predicate noun or
+    adjective (left of its copula: "He had been a sales manager")."""
+    if w.head < 0:
+        return "ROOT"
+    h = words[w.head]
+    if h.cls not in ("V", "AUX", "TO") and w.index < h.index and \
+            any(d > w.index and _is_aux(words, d) for d in h.left):
+        return "V"
+    return h.cls
 
 
 def _coordination(words: list[_Word], w: _Word) -> int | None:
@@ -393,11 +402,12 @@ def _finite_complement(words: list[_Word], w: _Word) -> bool:
     if w.head < 0 or w.index < w.head:
         return False
     h = words[w.head]
-    if h.cls not in ("V", "AUX", "N"):
+    if h.cls not in ("V", "AUX", "N", "ADJ"):
         return False
     if w.rel:
         return w.rel in ("ccomp", "acl", "advcl")
-    if w.tag not in _FINITE and w.cls != "AUX":
+    if w.tag not in _FINITE and w.cls != "AUX" and \
+            not any(words[d].tag in _FINITE and _is_aux(words, d) for d in w.left):
         return False
     between = [d for d in h.right if d < w.index]
     return not any(words[d].cls == "CC" or words[d].form in (";", ":", "--") for d in between)
@@ -417,7 +427,10 @@ def _noun(words: list[_Word], w: _Word, left: list[int] | None = None) -> _Plan:
     nums = [d for d in w.left + w.right if words[d].cls in ("NUM", "CUR")]
     if any(words[d].cls == "CC" for d in w.right):
         nums = []  # "1986-87 and 1987-88"
-    if w.cls in ("CUR", "NUM") and (len(nums) >= 2 or w.cls == "NUM" and nums):
+    approx = [d for d in left if not (words[d].left or words[d].right) and (
+        words[d].cls in ("ADV", "ADJ") or words[d].form.lower() in _APPROX)]
+    qp = w.cls in ("CUR", "NUM") and (len(nums) >= 2 or w.cls == "NUM" and (nums or approx))
+    if qp:
         base = p.add("QP")  # "$ 234.4 billion", "9.8 billion"
         if not prenominal:
             p.add("NP")
@@ -425,7 +438,7 @@ def _noun(words: list[_Word], w: _Word, left: list[int] | None = None) -> _Plan:
         base = p.add("ADJP")  # "a $ 250 fine", "a 3.8 % return"
     else:
         base = p.add("NP")
-    if prenominal and w.cls == "CUR" and p.labels[-1] == "QP":
+    if prenominal and qp and (w.cls == "CUR" or any(words[d].cls == "CUR" for d in nums)):
         p.add("ADJP")
     coord = _coordination(words, w)
     if coord is not None and _bare(words, w.right[coord:]):
@@ -436,9 +449,9 @@ def _noun(words: list[_Word], w: _Word, left: list[int] | None = None) -> _Plan:
         x = words[d]
         if x.cls == "PUNCT":
             continue
-        if x.cls in ("NUM", "POS", "CC") or (x.cls == "N" and not (x.left or x.right)
-                                            and not _detached(words, x)) \
-                or (x.cls == "TO" and not x.rel and _has_verb(words, x.right)):
+        leaf = not (x.left or x.right)
+        if x.cls in ("POS", "CC") or (x.cls in ("N", "NUM") and leaf and not _detached(words, x)) \
+                or _complement_clause(words, x):
             if post is None:
                 p.fixed[d] = base
             continue
@@ -452,12 +465,22 @@ def _noun(words: list[_Word], w: _Word, left: list[int] | None = None) -> _Plan:
     for d in left:
         p.fixed.setdefault(d, base)
     for k, d in enumerate(left):  # UD: a case marker makes a PP
-        if _is_marker(words, d, ("P", "TO")) and w.head >= 0:
+        if _is_marker(words, d, ("P", "TO")) and w.head >= 0 and d not in approx:
             lvl = p.add("PP")
             for e in left[k:]:
                 p.fixed[e] = lvl
             break
     return p
+
+
+def _complement_clause(words: list[_Word], x: _Word) -> bool:
+    """ "the ability to nominate", "evidence that prices rose": a clause that completes a noun
+    sits beside it in one NP (relative clauses get an NP of their own)."""
+    if x.cls == "TO" or x.form.lower() == "that" and x.cls in ("P", "SC"):
+        return _has_verb(words, x.right)
+    return x.cls in ("V", "AUX") and any(
+        _is_marker(words, d, ("P", "SC")) and words[d].form.lower() == "that"
+        or words[d].cls == "TO" and _is_aux(words, d) for d in x.left)
 
 
 def _noun_projects(words: list[_Word], w: _Word) -> bool:
@@ -472,7 +495,7 @@ def _noun_projects(words: list[_Word], w: _Word) -> bool:
         return False  # "Aug. 31 , 1987"
     if _detached(words, w):
         return True
-    if h.cls in _NOMINAL or h.cls == "WH":
+    if _head_cls(words, w) in ("N", "NUM", "CUR", "DET", "POS", "WH"):
         return w.cls == "DET" and w.index > w.head
     if w.cls == "NUM" and (h.cls in ("ADV", "ADJ") or h.cls == "P" and _is_qp(words, h)):
         return False

@@ -340,8 +340,12 @@ def _verb(words: list[_Word], w: _Word) -> _Plan:
             break
     role_s = to or _clause_role(words, w)
     if subject is not None or role_s:
-        s = p.add("SINV" if _inverted(words, w, subject) else "S")
+        inverted = _inverted(words, w, subject)
+        s = p.add("SINV" if inverted else "S")
         p.top = s
+        if inverted:  # the subject follows the verb: everything after it is in SINV
+            for d in w.right:
+                p.fixed[d] = s
         for d in w.left[subject if subject is not None else inner:marker]:
             if d not in p.fixed:
                 p.fixed[d] = s
@@ -370,12 +374,15 @@ def _gerund(words: list[_Word], x: _Word) -> bool:
 
 
 def _inverted(words: list[_Word], w: _Word, subject: int | None) -> bool:
-    """ "..., said Mr. Smith": a quoted clause before the verb, the subject after it."""
-    if subject is not None or w.head >= 0 and words[w.head].cls != "PUNCT" and w.head != -1:
+    """ "..., said Mr. Smith", "Behind the hoopla is competition": a quoted clause (or, for
+    "be", a PP) before the verb, no subject there, a noun phrase right after it."""
+    if subject is not None or w.head >= 0 or w.cls not in ("V", "AUX"):
         return False
-    clause = any(words[d].cls in ("V", "AUX") for d in w.left)
+    be = w.form.lower() in _BE_HAVE_DO
+    fronted = any(words[d].cls in ("V", "AUX") or be and words[d].cls == "P" and words[d].right
+                  for d in w.left)
     after = [d for d in w.right if words[d].cls != "PUNCT"]
-    return clause and bool(after) and words[after[0]].cls in _NOMINAL
+    return fronted and bool(after) and words[after[0]].cls in _NOMINAL
 
 
 def _clause_role(words: list[_Word], w: _Word) -> bool:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 from pad_engine.api import Engine
 from pad_engine.deptree import DepSentence
@@ -83,6 +84,7 @@ class Choice:
     engine: Engine | RuleBasedEngine
     name: str
     reason: str
+    path: Path | None = None  # the model file (None for the rule-based projection)
 
 
 def choose(sentences: Sequence[DepSentence], sample: int = 500) -> Choice:
@@ -92,11 +94,12 @@ def choose(sentences: Sequence[DepSentence], sample: int = 500) -> Choice:
     head = list(sentences[:sample])
     style = dependency_style(head)
     file = UD_MODEL if style.name == "ud" else COLLINS_MODEL
-    engine = Engine.load(resource_path("models", file))
+    path = resource_path("models", file)
+    engine = Engine.load(path)
     share = known_tags(engine.model, head)
     name = file.removesuffix(".padmodel")
     if share < MIN_KNOWN_TAGS:
         return Choice(RuleBasedEngine(), RuleBasedEngine.name,
                       f"{style.describe()}, but {name} knows the tags of only {share:.0%} "
                       "of the words: no bundled model fits")
-    return Choice(engine, name, style.describe())
+    return Choice(engine, name, style.describe(), path)

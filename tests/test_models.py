@@ -78,3 +78,16 @@ def test_convert_rules_and_model_options(ptb_dir, tmp_path, capsys):
     assert "english" not in capsys.readouterr().err
     assert main(["convert", str(src), "--rules", "--model", "x.padmodel"]) == 1
     assert "exclude each other" in capsys.readouterr().err
+
+
+def test_convert_dir_picks_the_model_from_the_first_file(ewt_dir, tmp_path, capsys):
+    import json
+
+    sents = read_conll(ewt_dir / "en_ewt-ud-dev.conllu").sentences[:40]
+    (tmp_path / "in" / "sub").mkdir(parents=True)
+    (tmp_path / "in" / "sub" / "part.conllu").write_text(
+        "".join("\n".join(s.lines) + "\n\n" for s in sents), encoding="utf-8")
+    assert main(["convert-dir", str(tmp_path / "in"), str(tmp_path / "out"), "--jobs", "1"]) == 0
+    assert "english-gum-ud: UD-style" in capsys.readouterr().err
+    report = json.loads((tmp_path / "out" / "pad-convert-report.json").read_text())
+    assert report["model"].endswith("english-gum-ud.padmodel")

@@ -16,7 +16,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
                              "report goes to OUT/pad-convert-report.json and .txt")
     parser.add_argument("--jobs", type=int, default=0, metavar="N",
                         help="worker processes, each loading the model once (default: all cores)")
-    parser.add_argument("--model", help="model file (default: the bundled English model)")
+    parser.add_argument("--model", help="model file (default: the bundled model that fits the "
+                                        "folder's first file, UD or Collins-style)")
     parser.add_argument("--kbest", type=int, default=0, metavar="K",
                         help="write the K best trees per sentence as SCORE<TAB>TREE lines and "
                              "a blank line, to OUT/a/b.kbest")
@@ -51,7 +52,8 @@ def run(args: argparse.Namespace) -> int:
         if tty:
             print(f"\r\033[K{status}", end="", file=sys.stderr, flush=True)
 
-    report = convert_folder(args.input, args.output, args.model, args.jobs or None, args.kbest,
+    model = args.model if args.model else _fitting_model(args.input, args.pos)
+    report = convert_folder(args.input, args.output, model, args.jobs or None, args.kbest,
                             not args.no_prune, pos=args.pos, scheduler=args.scheduler,
                             progress=progress)
     if tty:
@@ -65,3 +67,24 @@ def run(args: argparse.Namespace) -> int:
           f"{report.seconds:.1f} s, {report.sentences_per_second:,.0f} sentences/s; "
           f"report: {report.report_path}", file=sys.stderr)
     return 1 if failed else 0
+
+
+def _fitting_model(in_dir: str, pos: str) -> str | None:
+    """The bundled model that fits the folder's first file (None: the default one)."""
+    import sys
+    from pathlib import Path
+
+    from pad_engine.batch import find_inputs
+    from pad_engine.conll import read_conll
+    from pad_engine.models import choose
+
+    inputs = find_inputs(in_dir) if Path(in_dir).is_dir() else []
+    if not inputs:
+        return None
+    choice = choose(read_conll(Path(in_dir) / inputs[0], pos=pos, on_error="skip").sentences)
+    if choice.path is None:
+        print(f"pad convert-dir: {choice.reason}; using the default model (give --model to "
+              "choose)", file=sys.stderr)
+        return None
+    print(f"pad convert-dir: {choice.name}: {choice.reason} (in {inputs[0]})", file=sys.stderr)
+    return str(choice.path)

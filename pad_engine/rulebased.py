@@ -46,7 +46,9 @@ _UPOS = {
 _WH_WORDS = {"who", "whom", "what", "which", "whose", "whoever", "whatever", "whichever"}
 _WH_ADVERBS = {"when", "where", "why", "how", "whenever", "wherever"}
 _NEG = {"not", "n't", "never"}
-_APPROX = {"than", "about", "around", "nearly", "roughly", "almost"}  # "more than 30"
+_OPEN = {",", "--", "-LRB-", "(", "-LCB-", "{"}
+_CLOSE = {",", "--", "-RRB-", ")", "-RCB-", "}"}
+_APPROX = {"than", "about", "around", "nearly", "roughly", "almost", "more", "less", "fewer"}
 _PREPOSITIONAL = {"including", "according", "excluding", "compared", "regarding",
                   "concerning", "following"}
 _BE_HAVE_DO = {"be", "am", "is", "are", "was", "were", "been", "being", "'s", "'re", "'m",
@@ -184,6 +186,10 @@ class _Plan:
     def finish(self, words: list[_Word], w: _Word) -> tuple[list[str], dict[int, int]]:
         if not self.labels and (w.left or w.right):
             self.labels.append(_PHRASE.get(w.cls, "X"))
+        if w.head >= 0 and w.left and w.right and self.labels and \
+                words[w.left[-1]].form in _OPEN and words[w.right[-1]].form in _CLOSE:
+            prn = self.add("PRN")  # ", for example ,", "( 1986 )": set off on both sides
+            self.fixed[w.left[-1]] = self.fixed[w.right[-1]] = prn
         level: dict[int, int] = {}
         top = self.top if self.top is not None else len(self.labels) - 1
         for side in (w.left, w.right):
@@ -431,11 +437,11 @@ def _noun(words: list[_Word], w: _Word, left: list[int] | None = None) -> _Plan:
             return p
     hc = _head_cls(words, w)
     prenominal = hc in _NOMINAL and w.index < w.head
-    nums = [d for d in w.left + w.right if words[d].cls in ("NUM", "CUR")]
-    if any(words[d].cls == "CC" for d in w.right):
-        nums = []  # "1986-87 and 1987-88"
+    cc = next((k for k, d in enumerate(w.right) if words[d].cls == "CC"), len(w.right))
+    nums = [d for d in w.left + w.right[:cc]  # not "1986-87 and 1987-88"
+            if words[d].cls in ("NUM", "CUR")]
     approx = [d for d in left if not (words[d].left or words[d].right) and (
-        words[d].cls in ("ADV", "ADJ") or words[d].form.lower() in _APPROX)]
+        words[d].cls == "ADV" or words[d].form.lower() in _APPROX)]
     qp = w.cls in ("CUR", "NUM") and (len(nums) >= 2 or w.cls == "NUM" and (nums or approx))
     if qp:
         base = p.add("QP")  # "$ 234.4 billion", "9.8 billion"
@@ -544,7 +550,8 @@ def _other(words: list[_Word], w: _Word) -> _Plan:
         h = words[w.head] if w.head >= 0 else None
         if leaf and (cls == "NEG" or hc in ("ADJ", "ADV", "NUM", "CUR", "DET", "NEG")
                      or (hc in _NOMINAL and w.index < w.head)
-                     or (hc == "P" and h is not None and _is_qp(words, h))
+                     or (hc == "P" and h is not None and (_is_qp(words, h) or _has_verb(
+                         words, h.right)))  # "even though", "about 100"
                      or (hc == "V" and h is not None and _prenominal(words, h))):
             return p
         p.add("ADVP")

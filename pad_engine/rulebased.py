@@ -114,6 +114,9 @@ def project(forms: list[str], tags: list[str], heads: list[int],
     words = [_Word(i, word_class(tags[i], forms[i]), tags[i], forms[i], rels[i], heads[i] - 1)
              for i in range(n)]
     for w in words:
+        if w.cls == "N" and w.form.lower() == "that" and w.head >= 0 and \
+                words[w.head].rel == "acl":
+            w.cls = "WH"  # UD relative "that" (tagged PRON like the demonstrative)
         if w.head >= 0:
             h = words[w.head]
             (h.left if w.index < w.head else h.right).append(w.index)
@@ -545,7 +548,7 @@ def _other(words: list[_Word], w: _Word) -> _Plan:
     if cls == "ADJ":
         if leaf and (hc in _NOMINAL and w.index < w.head or hc in ("ADJ", "P")):
             return p
-        p.add("ADJP")
+        p.add("NP" if w.rel in _SUBJECT_RELS + ("obj", "iobj") else "ADJP")  # "most of them"
     elif cls in ("ADV", "NEG"):
         h = words[w.head] if w.head >= 0 else None
         if leaf and (cls == "NEG" or hc in ("ADJ", "ADV", "NUM", "CUR", "DET", "NEG")

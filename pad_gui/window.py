@@ -7,6 +7,7 @@ import os
 import sqlite3
 import time
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 
 from pad_resources import resource_path
@@ -35,6 +36,7 @@ from PySide6.QtWidgets import (
     QTableView,
     QTableWidget,
     QTableWidgetItem,
+    QToolBar,
     QVBoxLayout,
     QWidget,
 )
@@ -44,10 +46,12 @@ from pad_engine.conll import read_conll
 from pad_engine.deptree import tree_problem
 from pad_engine.errors import InputError, PadError
 from pad_engine.lextree import induced_heads
+from pad_engine.model import Model
 from pad_gui import exports
 from pad_gui.batch_dialog import add_batch_action
 from pad_gui.commands import ViewCommand
 from pad_gui.dialogs import EffortDialog, InsertDialog, label_completer
+from pad_gui.model_versions import ModelControl
 from pad_gui.parse_view import ParseScene, ParseView
 from pad_gui.qtcompat import protect_singletons
 from pad_gui.sentence_list import SentenceFilter, SentenceModel
@@ -103,13 +107,14 @@ class MainWindow(QMainWindow):
         self._stacks: dict[int, QUndoStack] = {}
         self._pending_reattach: tuple[int, View, View] | None = None
         self._filling = False
-        self._jobs: dict[int, str] = {}
+        self._jobs: dict[int, str | Callable[[object], None]] = {}  # what, or what to call
         self.labels: list[str] = []
         self.model_problem: str | None = None
         self.exported: list[str] = []  # what each finished export wrote, in order
         self.engine_ready = False
         self.undo_group = QUndoGroup(self)
         self.model_path = model_path
+        self.models = ModelControl(self, model_path)
 
         self._build_widgets()
         self._build_actions()
@@ -269,9 +274,54 @@ class MainWindow(QMainWindow):
         self._action(m, "&Effort Summary…", self.show_effort, QKeySequence("Ctrl+I"))
         m.addAction(self.problems_dock.toggleViewAction())
 
+        self._build_model_menu(bar.addMenu("&Model"))
+
         m = bar.addMenu("&Help")
         self._action(m, "&Keys and Mouse", self.show_keys, QKeySequence.HelpContents)
         self._refresh_recent()
+
+    def _build_model_menu(self, m) -> None:
+        """Model: retrain on the corrected sentences, the learning curve, model versions."""
+        retrain = self._action(m, "&Retrain on Corrected Sentences…", self.models.show_retrain,
+                               QKeySequence("Ctrl+R"),
+                               "Train a new model on the sentences marked corrected")
+        self._action(m, "&Learning Curve…", self.models.show_curve, None,
+                     "Cross-validated F1 against the number of corrected trees")
+        self._action(m, "Model &Versions…", self.models.show_versions, None,
+                     "The models retrained in this project; use or export one")
+        self._action(m, "&Export Model File…", lambda: self.models.export_dialog(), None,
+                     "Write the current model for pad convert --model")
+        retrain.setIconText("Retrain…")
+        toolbar = QToolBar("Model", self)
+        toolbar.setObjectName("model-toolbar")
+        toolbar.addAction(retrain)
+        self.addToolBar(toolbar)
+
+    def use_model(self, load: Callable[[], Model], name: str) -> None:
+        """Decode with ``load()``'s model from now on: the sentences not corrected are
+        decoded again (their candidates refresh); corrected ones keep theirs."""
+        self.engine.drop_pending()
+        self._serial += 1
+        self._jobs[self.engine.swap_model(load)] = lambda error: self._on_model_used(error, name)
+        s = self.session
+        if s is None:
+            return
+        s.renew(self._serial)
+        if self._pending_reattach is not None:
+            idx, _, after = self._pending_reattach
+            self.engine.request(s.key(idx, after), s.with_heads(idx, after.heads), NOW)
+        if self.current >= 0:
+            self._request(self.current, NOW)
+        for idx in range(len(s)):
+            self._request(idx, BACKGROUND)
+        self._render()
+
+    def _on_model_used(self, error: Exception | None, name: str) -> None:
+        if error is not None:
+            self.statusBar().showMessage(f"Cannot use model {name}: {error}", 10000)
+            return
+        self._on_engine_ready("")
+        self.statusBar().showMessage(f"Decoding with model {name}", 5000)
 
     # -- engine ---------------------------------------------------------------------------
     def _on_engine_ready(self, problem: str) -> None:
@@ -353,6 +403,7 @@ class MainWindow(QMainWindow):
         self.engine.drop_pending()
         self.session = session
         self.model.set_session(self.session)
+        self.models.restore()
         self._show_problems(result.skipped)
         self.setWindowTitle(f"{path.name} — PAD Studio")
         self._remember_recent(path)
@@ -435,6 +486,7 @@ class MainWindow(QMainWindow):
             self.open_path(files[0])
 
     def closeEvent(self, event) -> None:
+        self.models.shutdown()
         self._poll.stop()
         self._close_session()
         self.engine.stop()
@@ -727,6 +779,9 @@ class MainWindow(QMainWindow):
 
     def _on_job_done(self, job: int, result) -> None:
         what = self._jobs.pop(job, "job")
+        if callable(what):
+            what(result)
+            return
         if isinstance(result, Exception):
             message = f"Export of {what} failed: {result}"
         else:

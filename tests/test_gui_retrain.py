@@ -1,0 +1,368 @@
+"""Retraining in the app, driven as an annotator drives it (offscreen): correct a few trees,
+Model > Retrain, watch the uncorrected sentences change and the corrected ones stay; cancel;
+the learning curve; model versions (switch back, export, reopen).
+
+A tiny model trained on the bundled sample's own gold trees stands in for the default model,
+so the tests neither wait for nor depend on the shipped one.
+"""
+
+from __future__ import annotations
+
+import shutil
+import sqlite3
+import time
+from pathlib import Path
+
+import pytest
+from nltk import Tree
+from pad_resources import resource_path
+from PySide6.QtCore import QSettings, QStandardPaths, Qt, QTimer
+from PySide6.QtWidgets import QApplication, QFileDialog
+
+from pad_engine.api import Engine
+from pad_engine.lextree import LexNode, to_line
+from pad_engine.model import Model
+from pad_engine.penn import read_penn
+from pad_engine.train import example_from_lextree, examples_from_penn, train
+from pad_gui import retrain_dialog as retrain_dialog_module
+from pad_gui.retrain_dialog import RetrainDialog, RetrainWorker
+from pad_gui.store import BUNDLED, CONTINUED, SCRATCH, ProjectStore
+from pad_gui.window import MainWindow
+
+SAMPLE = resource_path("sample", "sample.conllu")
+TIMEOUT = 120000  # ms: training and cross-validation on a loaded 2-core machine
+
+
+def head_marked(line: str) -> tuple[LexNode, list[str]]:
+    """A tree from the sample's head-marked Penn format (``*`` marks head children)."""
+    words: list[str] = []
+
+    def build(t: Tree) -> LexNode:
+        if isinstance(t[0], str):
+            words.append(t[0])
+            return LexNode(t.label().rstrip("*"), [], 0, len(words) - 1)
+        kids = [build(c) for c in t]
+        heads = [i for i, c in enumerate(t) if c.label().endswith("*")] or [0]
+        return LexNode(t.label().rstrip("*"), kids, heads[0], -1)
+
+    return build(Tree.fromstring(line)), words
+
+
+@pytest.fixture(scope="module")
+def tiny_model(tmp_path_factory) -> Path:
+    lines = resource_path("sample", "sample.heads.ptb").read_text().splitlines()
+    examples = [example_from_lextree(*head_marked(line)) for line in lines]
+    path = tmp_path_factory.mktemp("model") / "tiny.padmodel"
+    train(examples, epochs=3, bits=16).save(path)
+    return path
+
+
+@pytest.fixture(autouse=True)
+def isolated_settings(qapp):
+    QStandardPaths.setTestModeEnabled(True)
+    qapp.setOrganizationName("PAD Studio Tests")
+    qapp.setApplicationName("PAD Studio Tests")
+    QSettings().clear()
+    yield
+    QSettings().clear()
+
+
+@pytest.fixture
+def sample(tmp_path) -> Path:
+    path = tmp_path / "sample.conllu"
+    shutil.copy(SAMPLE, path)
+    return path
+
+
+def open_window(qtbot, model: Path, treebank: Path) -> MainWindow:
+    window = MainWindow(model)
+    qtbot.addWidget(window)
+    window.resize(1500, 850)
+    window.show()
+    qtbot.waitExposed(window)
+    window.activateWindow()
+    qtbot.waitUntil(lambda: window.engine_ready, timeout=60000)
+    window.open_path(treebank)
+    qtbot.waitUntil(window.decoded_current, timeout=30000)
+    return window
+
+
+@pytest.fixture
+def window(qtbot, tiny_model, sample):
+    window = open_window(qtbot, tiny_model, sample)
+    yield window
+    window.close()
+
+
+def menu_action(window: MainWindow, *path: str):
+    """The QAction at a menu path such as ("Model", "Model Versions…")."""
+    actions = window.menuBar().actions()
+    for name in path:
+        found = [a for a in actions if a.text().replace("&", "") == name]
+        assert found, f"no menu entry {name!r} in {[a.text() for a in actions]}"
+        action = found[0]
+        actions = action.menu().actions() if action.menu() else []
+    return action
+
+
+def key(qtbot, window: MainWindow, k, modifier=Qt.NoModifier) -> None:
+    if QApplication.activeWindow() is not window:
+        window.activateWindow()
+        qtbot.waitUntil(lambda: QApplication.activeWindow() is window, timeout=2000)
+    qtbot.keyClick(window.view, k, modifier)
+
+
+def go(window: MainWindow, qtbot, idx: int) -> None:
+    window.go_to(idx)
+    qtbot.waitUntil(window.decoded_current, timeout=30000)
+
+
+def scores(window: MainWindow, qtbot, idx: int) -> list[float]:
+    """The candidate scores the app shows for sentence ``idx``."""
+    go(window, qtbot, idx)
+    return [c.score for c in window.session.decoded(idx)]
+
+
+def penn(window: MainWindow, idx: int) -> str:
+    return to_line(window.session.shown_tree(idx), window.session.sentences[idx].forms)
+
+
+def correct_some(window: MainWindow, qtbot) -> list[int]:
+    """Accept sentence 0 as proposed, pick candidate 2 of sentence 1 and relabel a phrase
+    of sentence 2, marking each corrected with Ctrl+Enter; returns their indices."""
+    go(window, qtbot, 0)
+    key(qtbot, window, Qt.Key_Return, Qt.ControlModifier)
+    go(window, qtbot, 1)
+    rect = window.candidates.visualItemRect(window.candidates.item(1))
+    qtbot.mouseClick(window.candidates.viewport(), Qt.LeftButton, pos=rect.center())
+    assert window.session.view(1).chosen == 1
+    key(qtbot, window, Qt.Key_Return, Qt.ControlModifier)
+    go(window, qtbot, 2)
+    item = next(i for i in window.scene.nodes if i.path == (0, 0))
+    window.view.ensureVisible(item)
+    qtbot.mouseClick(window.view.viewport(), Qt.LeftButton,
+                     pos=window.view.mapFromScene(item.scenePos()))
+    window.label_edit.setFocus()
+    window.label_edit.selectAll()
+    qtbot.keyClicks(window.label_edit, "FRAG")
+    qtbot.keyClick(window.label_edit, Qt.Key_Return)
+    assert window.session.shown_tree(2).children[0].children[0].label == "FRAG"
+    key(qtbot, window, Qt.Key_Return, Qt.ControlModifier)
+    assert all(window.session.is_corrected(i) for i in (0, 1, 2))
+    return [0, 1, 2]
+
+
+def retrain_dialog(window: MainWindow) -> RetrainDialog:
+    menu_action(window, "Model", "Retrain on Corrected Sentences…").trigger()
+    dialog = window.models.retrain_dialog
+    assert dialog is not None and dialog.isVisible()
+    return dialog
+
+
+def run_retrain(window: MainWindow, qtbot, continued: bool = False) -> RetrainDialog:
+    dialog = retrain_dialog(window)
+    qtbot.mouseClick(dialog.resume if continued else dialog.scratch, Qt.LeftButton)
+    qtbot.mouseClick(dialog.start_button, Qt.LeftButton)
+    assert dialog.running
+    qtbot.waitUntil(lambda: not dialog.running, timeout=TIMEOUT)
+    assert dialog.outcome == "measured", dialog.status_label.text()
+    return dialog
+
+
+def test_retrain_redecodes_uncorrected_and_keeps_corrected(window, qtbot, tiny_model, sample,
+                                                           monkeypatch):
+    done = correct_some(window, qtbot)
+    kept = {i: penn(window, i) for i in done}
+    kept_scores = {i: [c.score for c in window.session.decoded(i)] for i in done}
+    before = {i: scores(window, qtbot, i) for i in (5, 20)}
+
+    # The app stays responsive: at its first progress report, training waits (wherever it
+    # runs) until a UI timer has ticked three more times, which only happens if the UI
+    # thread keeps processing events while training is under way.
+    ticks: list[float] = []
+    seen: list[int] = []
+    timer = QTimer()
+    timer.timeout.connect(lambda: ticks.append(time.monotonic()))
+
+    def watched(examples, base=None, *, progress=None, **kw):
+        def report(p):
+            if not seen:
+                seen.append(len(ticks))
+                deadline = time.monotonic() + 5
+                while len(ticks) < seen[0] + 3 and time.monotonic() < deadline:
+                    time.sleep(0.005)
+                seen.append(len(ticks))
+            progress(p)
+        return real_retrain(examples, base, progress=report, **kw)
+
+    real_retrain = retrain_dialog_module.retrain
+    monkeypatch.setattr(retrain_dialog_module, "retrain", watched)
+    timer.start(5)
+    dialog = retrain_dialog(window)
+    qtbot.mouseClick(dialog.resume, Qt.LeftButton)  # the tiny model's grammar: k > 1 trees
+    qtbot.mouseClick(dialog.start_button, Qt.LeftButton)
+    assert dialog.running
+    qtbot.waitUntil(lambda: not dialog.running, timeout=TIMEOUT)
+    timer.stop()
+    assert dialog.outcome == "measured", dialog.status_label.text()
+    assert len(seen) == 2 and seen[1] >= seen[0] + 3, seen
+
+    [v] = window.models.versions()
+    assert (v.how, v.base, v.sentences) == (CONTINUED, BUNDLED, 3)
+    assert v.cv_f1 is not None and 0.0 <= v.cv_f1 <= 100.0 and v.cv_folds == 3
+    assert window.models.active == v.id
+    after = {i: scores(window, qtbot, i) for i in before}
+    for i, old in before.items():
+        assert after[i] != old, f"sentence {i} was not re-decoded"
+    for i in done:
+        go(window, qtbot, i)
+        assert window.session.is_corrected(i) and penn(window, i) == kept[i]
+        assert [c.score for c in window.session.decoded(i)] == kept_scores[i]
+
+    # Reopening the project: the retrained version decodes (it ranks the picked candidate
+    # of sentence 1 first now), the corrected trees stay.
+    window.close()
+    again = open_window(qtbot, tiny_model, sample)
+    assert again.models.active == v.id
+    qtbot.waitUntil(lambda: again.engine.engine.model.training.get("sentences") == 3,
+                    timeout=30000)
+    for i in done:
+        go(again, qtbot, i)
+        assert again.session.is_corrected(i) and penn(again, i) == kept[i]
+    assert scores(again, qtbot, 5) == after[5]
+    again.close()
+
+
+def test_cancel_keeps_the_current_model(window, qtbot):
+    correct_some(window, qtbot)
+    before = scores(window, qtbot, 5)
+    dialog = retrain_dialog(window)
+    qtbot.mouseClick(dialog.start_button, Qt.LeftButton)
+    qtbot.mouseClick(dialog.cancel_button, Qt.LeftButton)
+    qtbot.waitUntil(lambda: not dialog.running, timeout=TIMEOUT)
+    assert dialog.outcome == "cancelled"
+    assert "Cancelled" in dialog.status_label.text()
+    assert window.models.versions() == [] and window.models.active == BUNDLED
+    assert window.session.store.chosen_version() == BUNDLED
+    assert scores(window, qtbot, 5) == before
+    assert dialog.start_button.isEnabled()
+
+
+def test_versions_curve_switch_back_and_export(window, qtbot, tmp_path, monkeypatch):
+    correct_some(window, qtbot)
+    original = scores(window, qtbot, 5)
+    dialog = run_retrain(window, qtbot)
+    assert len(dialog.plot.points) == 1 and dialog.plot.points[0][0] == 3
+    first = scores(window, qtbot, 5)
+    go(window, qtbot, 6)
+    key(qtbot, window, Qt.Key_Return, Qt.ControlModifier)
+    run_retrain(window, qtbot, continued=True)
+    v1, v2 = window.models.versions()
+    assert (v2.how, v2.base, v2.sentences) == (CONTINUED, v1.id, 4)
+    assert [n for n, _ in dialog.plot.points] == [3, 4]  # a point per retrain
+
+    menu_action(window, "Model", "Learning Curve…").trigger()
+    assert window.models.curve_dialog.plot.points == dialog.plot.points
+    dialog.close()
+
+    menu_action(window, "Model", "Model Versions…").trigger()
+    versions = window.models.versions_dialog
+    table = versions.table
+    assert table.rowCount() == 3
+    assert table.item(2, 6).text() == "current"
+
+    # Back to the start-up model: the uncorrected sentences get their first candidates back.
+    table.selectRow(0)
+    qtbot.mouseClick(versions.use_button, Qt.LeftButton)
+    assert window.models.active == BUNDLED
+    assert table.item(0, 6).text() == "current"
+    assert scores(window, qtbot, 5) == original
+    assert window.session.is_corrected(6)
+
+    table.selectRow(1)
+    qtbot.mouseClick(versions.use_button, Qt.LeftButton)
+    assert window.models.active == v1.id
+    assert scores(window, qtbot, 5) == first
+
+    out = tmp_path / "exported.padmodel"
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(out), ""))
+    table.selectRow(2)
+    qtbot.mouseClick(versions.export_button, Qt.LeftButton)
+    model = Model.load(out)
+    assert model.training["sentences"] == 4
+    sent = window.session.sentences[5]
+    assert Engine(model).best(sent).tree.preterminals()  # usable by pad convert --model
+
+
+def test_reopened_project_restores_the_chosen_version(window, qtbot, tiny_model, sample):
+    correct_some(window, qtbot)
+    run_retrain(window, qtbot)
+    [v] = window.models.versions()
+    menu_action(window, "Model", "Model Versions…").trigger()
+    table = window.models.versions_dialog.table
+    table.selectRow(0)
+    qtbot.mouseClick(window.models.versions_dialog.use_button, Qt.LeftButton)
+    window.close()
+    again = open_window(qtbot, tiny_model, sample)
+    assert again.models.active == BUNDLED and len(again.models.versions()) == 1
+    again.close()
+
+
+def test_store_keeps_versions_and_upgrades_old_projects(tmp_path):
+    path = tmp_path / "old.padproject"
+    db = sqlite3.connect(path)  # a project written before model versions and kept trees
+    db.executescript("CREATE TABLE sentence (idx INTEGER PRIMARY KEY, words TEXT NOT NULL, "
+                     "status TEXT NOT NULL DEFAULT 'machine', chosen INTEGER NOT NULL DEFAULT 0, "
+                     "heads TEXT, tree TEXT, penn TEXT, seconds REAL NOT NULL DEFAULT 0);"
+                     "INSERT INTO sentence (idx, words, status) VALUES (0, 'a b', 'corrected');")
+    db.close()
+    store = ProjectStore(path)
+    assert store.load(["a b"])[0].kept is None
+    assert store.versions() == [] and store.chosen_version() == BUNDLED
+    first = store.add_version(SCRATCH, None, 12, 1.5, b"one")
+    second = store.add_version(CONTINUED, first, 20, 0.5, b"two")
+    store.set_cv(first, 81.25, 5)
+    store.choose_version(second)
+    store.close()
+    store = ProjectStore(path)
+    assert [(v.id, v.how, v.base, v.sentences, v.cv_f1) for v in store.versions()] == [
+        (first, SCRATCH, None, 12, 81.25), (second, CONTINUED, first, 20, None)]
+    assert store.learning_curve() == [(12, 81.25)]
+    assert store.version_bytes(second) == b"two" and store.chosen_version() == second
+    store.choose_version(99)  # a version that is not there falls back to the start-up model
+    assert store.chosen_version() == BUNDLED
+    with pytest.raises(KeyError):
+        store.version_bytes(99)
+    store.close()
+
+
+def test_retrain_time_on_200_corrected_ptb_trees(qtbot, ptb_dir, capsys):
+    """Measured, not asserted: the figure issue 8 asks for (target <= 10 s). The gold trees
+    of the first 200 PTB sample sentences stand in for 200 corrected sentences; the app's
+    worker trains on them as Retrain does (cross-validation is cancelled once trained)."""
+    trees = []
+    for path in sorted(ptb_dir.glob("wsj_0*.mrg")):
+        trees.extend(read_penn(path).trees)
+        if len(trees) >= 200:
+            break
+    examples = examples_from_penn(trees[:200])
+    worker = RetrainWorker([(e.lex, e.forms) for e in examples], None, lambda: None)
+    events: list = []
+
+    def trained() -> bool:
+        events.extend(worker.take())
+        return any(isinstance(e, tuple) and e[0] in ("trained", "error") for e in events)
+
+    start = time.perf_counter()
+    worker.start()
+    qtbot.waitUntil(trained, timeout=TIMEOUT)
+    total = time.perf_counter() - start
+    worker.cancel_requested.set()
+    worker.wait()
+    kind, *rest = next(e for e in events if isinstance(e, tuple))
+    assert kind == "trained", rest
+    _, data, seconds = rest
+    assert data[:2] == b"PK"  # a .padmodel (npz) file
+    with capsys.disabled():
+        print(f"\nretrain from scratch on {len(examples)} corrected PTB trees: {seconds:.2f} s "
+              f"training, {total:.2f} s including examples and the model file")

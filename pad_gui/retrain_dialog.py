@@ -239,7 +239,7 @@ class RetrainDialog(QDialog):
             self.progress_bar.setValue(round(STEPS * step / max(1, last.epochs * last.total)))
             self.status_label.setText(
                 f"Training: epoch {last.epoch} of {last.epochs}, {last.done} of {last.total} "
-                f"sentences ({last.errors} not yet right this epoch), {last.seconds:.1f} s")
+                f"sentences ({last.errors} still wrong this epoch), {last.seconds:.1f} s")
 
     def _trained(self, model: Model, data: bytes, seconds: float) -> None:
         if self.control.window.session is not self.session:

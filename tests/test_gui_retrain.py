@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import shutil
 import sqlite3
+import threading
 import time
 from pathlib import Path
 
@@ -246,6 +247,32 @@ def test_cancel_keeps_the_current_model(window, qtbot):
     assert window.session.store.chosen_version() == BUNDLED
     assert scores(window, qtbot, 5) == before
     assert dialog.start_button.isEnabled()
+
+
+def test_opening_another_file_stops_a_retrain(window, qtbot, sample, monkeypatch):
+    correct_some(window, qtbot)
+    reached, go_on = threading.Event(), threading.Event()
+
+    def paused(examples, base=None, *, progress=None, **kw):
+        def report(p):
+            reached.set()
+            go_on.wait(5)
+            progress(p)
+        return real_retrain(examples, base, progress=report, **kw)
+
+    real_retrain = retrain_dialog_module.retrain
+    monkeypatch.setattr(retrain_dialog_module, "retrain", paused)
+    dialog = retrain_dialog(window)
+    qtbot.mouseClick(dialog.start_button, Qt.LeftButton)
+    qtbot.waitUntil(reached.is_set, timeout=TIMEOUT)
+    other = sample.with_name("other.conllu")
+    shutil.copy(sample, other)
+    go_on.set()
+    assert window.open_path(other)
+    assert not dialog.running and dialog.outcome == "cancelled"
+    assert window.models.versions() == [] and window.models.active == BUNDLED
+    assert window.open_path(sample)
+    assert window.models.versions() == [] and window.session.is_corrected(2)
 
 
 def test_versions_curve_switch_back_and_export(window, qtbot, tmp_path, monkeypatch):

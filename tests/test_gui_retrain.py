@@ -20,7 +20,7 @@ from pad_resources import resource_path
 from PySide6.QtCore import QSettings, QStandardPaths, Qt, QTimer
 from PySide6.QtWidgets import QApplication, QFileDialog
 
-from pad_engine.api import Engine
+from pad_engine import cli
 from pad_engine.lextree import LexNode, to_line
 from pad_engine.model import Model
 from pad_engine.penn import read_penn
@@ -317,8 +317,11 @@ def test_versions_curve_switch_back_and_export(window, qtbot, tmp_path, monkeypa
     qtbot.mouseClick(versions.export_button, Qt.LeftButton)
     model = Model.load(out)
     assert model.training["sentences"] == 4
-    sent = window.session.sentences[5]
-    assert Engine(model).best(sent).tree.preterminals()  # usable by pad convert --model
+    converted = tmp_path / "sample.mrg"
+    assert cli.main(["convert", str(window.session.path), "-o", str(converted),
+                     "--model", str(out)]) == 0
+    lines = converted.read_text().splitlines()
+    assert len(lines) == len(window.session) and all(line.startswith("(") for line in lines)
 
 
 def test_reopened_project_restores_the_chosen_version(window, qtbot, tiny_model, sample):

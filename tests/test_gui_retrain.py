@@ -249,6 +249,31 @@ def test_cancel_keeps_the_current_model(window, qtbot):
     assert dialog.start_button.isEnabled()
 
 
+def test_cancelling_cross_validation_keeps_the_new_model(window, qtbot, monkeypatch):
+    correct_some(window, qtbot)
+    reached, go_on = threading.Event(), threading.Event()
+
+    def paused(examples, folds, base=None, *, progress=None, **kw):
+        def report(done, total):
+            reached.set()
+            go_on.wait(5)
+            progress(done, total)
+        return real_cv(examples, folds, base, progress=report, **kw)
+
+    real_cv = retrain_dialog_module.cross_validate
+    monkeypatch.setattr(retrain_dialog_module, "cross_validate", paused)
+    dialog = retrain_dialog(window)
+    qtbot.mouseClick(dialog.start_button, Qt.LeftButton)
+    qtbot.waitUntil(reached.is_set, timeout=TIMEOUT)
+    qtbot.mouseClick(dialog.cancel_button, Qt.LeftButton)
+    go_on.set()
+    qtbot.waitUntil(lambda: not dialog.running, timeout=TIMEOUT)
+    assert "Cross-validation cancelled" in dialog.status_label.text()
+    [v] = window.models.versions()
+    assert v.cv_f1 is None and window.models.active == v.id
+    assert dialog.plot.points == []  # no F1, no point on the curve
+
+
 def test_opening_another_file_stops_a_retrain(window, qtbot, sample, monkeypatch):
     correct_some(window, qtbot)
     reached, go_on = threading.Event(), threading.Event()

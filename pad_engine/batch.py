@@ -1,6 +1,8 @@
 """Batch conversion of a folder of CoNLL files, on this machine's cores or on a Dask cluster.
 
-Files are the unit of work. Every output is written under a temporary name and renamed when
+Files are the unit of work, except that on local processes a large file is cut into parts
+(sentence ranges) so that one big file keeps every core busy; its output is written whole once
+every part is back. Every output is written under a temporary name and renamed when
 complete (``atomic_open``), so a cancelled, killed or crashed run never leaves a partial file
 under a final name, and a worker that dies loses only the file it was writing. A state file in
 the output folder records which model and options made each finished output, so a rerun skips
@@ -14,6 +16,7 @@ at the same paths on every worker (a shared file system).
 from __future__ import annotations
 
 import hashlib
+import io
 import json
 import os
 import re
@@ -27,7 +30,7 @@ from pathlib import Path, PurePosixPath
 from pad_engine.api import Engine
 from pad_engine.atomic import atomic_open, atomic_write_text
 from pad_engine.commands.convert import _write_in_order
-from pad_engine.conll import read_conll
+from pad_engine.conll import ConllResult, read_conll
 from pad_engine.convert import ConvertReport, convert_sentences
 from pad_engine.errors import InputError, PadError
 from pad_engine.model import Model, default_model_path
@@ -37,6 +40,7 @@ REPORT_NAME = "pad-convert-report"  # .json and .txt in the output folder
 STATE_NAME = ".pad-convert-state.jsonl"
 CONVERTED, UP_TO_DATE, FAILED = "converted", "up to date", "failed"
 _TICK = 0.2  # seconds between progress posts and cancel checks inside a file
+PART_BYTES = 1 << 20  # on local processes, files are cut into parts of at least this size
 _TEMP = re.compile(r"^\..+\.(mrg|kbest|json|txt|jsonl)\.[0-9a-f]{12}\.tmp$")  # atomic_open's
 
 
@@ -324,44 +328,65 @@ def _keep_engine(key: tuple[str, str], engine: Engine) -> None:
 
 
 def _convert_file(
-    task: _Task, stopped: Callable[[], bool], post: Callable[[int, int, int], None] | None
+    task: _Task, stopped: Callable[[], bool], post: Post | None
 ) -> tuple[FileResult, dict | None]:
     """Convert one file into its output, atomically; returns the result and, when an output
     was written, the stamps that later tell whether it is still up to date."""
     started = time.perf_counter()
-    result = FileResult(task.input, task.output, CONVERTED)
     try:
-        engine = _engine(task)
-        before = os.stat(task.src)
-        data = read_conll(task.src, pos=task.pos, on_error="skip")
-        total = len(data.sentences)
-        report = ConvertReport()
-        chunks = convert_sentences(engine, data.sentences, report, task.prune, task.kbest)
         os.makedirs(os.path.dirname(task.dst), exist_ok=True)
         with atomic_open(task.dst, "w") as out:
-            _write_in_order(out, _watched(chunks, task.index, total, stopped, post), data)
+            result, before = _convert_range(task, 0, 1, out, stopped, post)
         after = os.stat(task.dst)
     except _Stop:
         raise
     except Exception as err:  # noqa: BLE001 - one bad file must not end the whole batch
-        result.status = FAILED
-        result.error = str(err) if isinstance(err, (PadError, OSError)) else (
-            f"internal error: {type(err).__name__}: {err}")
-        result.seconds = time.perf_counter() - started
-        return result, None
-    problems = sorted([*data.skipped, *report.problems], key=lambda e: e.line or 0)
-    result.sentences = total + len(data.skipped)
+        return _failed(task, err, started), None
+    result.seconds = time.perf_counter() - started
+    return result, _stamp(before, after)
+
+
+def _convert_range(task: _Task, part: int, parts: int, out, stopped: Callable[[], bool],
+                   post: Post | None) -> tuple[FileResult, os.stat_result]:
+    """Write the output of part ``part`` of ``parts`` (a range of sentences, with the empty
+    lines of the malformed sentences among them) of the task's file to ``out``."""
+    engine = _engine(task)
+    before = os.stat(task.src)
+    data = read_conll(task.src, pos=task.pos, on_error="skip")
+    n = len(data.sentences)
+    lo, hi = part * n // parts, (part + 1) * n // parts
+    first = data.sentences[lo].line or 0 if part > 0 and lo < n else 0
+    stop = data.sentences[hi].line or 0 if part < parts - 1 and hi < n else float("inf")
+    mine = ConllResult(data.sentences[lo:hi],
+                       [e for e in data.skipped if first <= (e.line or 0) < stop])
+    report = ConvertReport()
+    chunks = convert_sentences(engine, mine.sentences, report, task.prune, task.kbest)
+    _write_in_order(out, _watched(chunks, (task.index, part, parts), len(mine.sentences),
+                                  stopped, post), mine)
+    problems = sorted([*mine.skipped, *report.problems], key=lambda e: e.line or 0)
+    result = FileResult(task.input, task.output, CONVERTED)
+    result.sentences = len(mine.sentences) + len(mine.skipped)
     result.converted = report.converted
     result.fallback = report.fallback
     result.skipped = [Skipped(task.input, e.line, e.problem) for e in problems]
+    return result, before
+
+
+def _failed(task: _Task, err: Exception, started: float) -> FileResult:
+    result = FileResult(task.input, task.output, FAILED)
+    result.error = str(err) if isinstance(err, (PadError, OSError)) else (
+        f"internal error: {type(err).__name__}: {err}")
     result.seconds = time.perf_counter() - started
-    stamp = {"input_mtime_ns": before.st_mtime_ns, "input_size": before.st_size,
-             "output_mtime_ns": after.st_mtime_ns, "output_size": after.st_size}
-    return result, stamp
+    return result
 
 
-def _watched(chunks: Iterator[str], index: int, total: int, stopped: Callable[[], bool],
-             post: Callable[[int, int, int], None] | None) -> Iterator[str]:
+def _stamp(before: os.stat_result, after: os.stat_result) -> dict:
+    return {"input_mtime_ns": before.st_mtime_ns, "input_size": before.st_size,
+            "output_mtime_ns": after.st_mtime_ns, "output_size": after.st_size}
+
+
+def _watched(chunks: Iterator[str], key: tuple[int, int, int], total: int,
+             stopped: Callable[[], bool], post: Post | None) -> Iterator[str]:
     """Pass the chunks through, posting progress and checking for a cancel every tick."""
     last = time.perf_counter()
     done = 0
@@ -374,12 +399,13 @@ def _watched(chunks: Iterator[str], index: int, total: int, stopped: Callable[[]
             if stopped():
                 raise _Stop()
             if post is not None:
-                post(index, done, total)
+                post(key, done, total)
 
 
 # -- three ways to run the tasks ---------------------------------------------------------------
 
 Finish = Callable[[_Task, FileResult, "dict | None"], None]
+Post = Callable[[tuple[int, int, int], int, int], None]  # (file, part, parts), done, total
 
 
 def _run_here(todo: list[_Task], finish: Finish, tracker: _Tracker,
@@ -413,9 +439,24 @@ def _pool_task(task: _Task) -> tuple[FileResult, dict | None]:
                          lambda *p: _worker_queue.put(p))  # type: ignore[union-attr]
 
 
+def _pool_part(task: _Task, part: int, parts: int) -> tuple[FileResult, str, tuple[int, int]]:
+    """A part of a large file: its result, its output text and the input's stamp."""
+    started = time.perf_counter()
+    out = io.StringIO()
+    result, before = _convert_range(task, part, parts, out, _worker_cancel.is_set,
+                                    lambda *p: _worker_queue.put(p))  # type: ignore[union-attr]
+    result.seconds = time.perf_counter() - started
+    return result, out.getvalue(), (before.st_mtime_ns, before.st_size)
+
+
+def file_parts(size: int, jobs: int) -> int:
+    """How many parts a file of ``size`` bytes is cut into for ``jobs`` processes."""
+    return 1 if jobs < 2 else max(1, min(2 * jobs, size // PART_BYTES))
+
+
 def _run_pool(jobs: int, todo: list[_Task], finish: Finish, tracker: _Tracker,
               stop: Callable[[], bool]) -> bool:
-    """Convert in ``jobs`` worker processes; True when cancelled."""
+    """Convert in ``jobs`` worker processes, large files in parts; True when cancelled."""
     import multiprocessing
     import queue
     from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
@@ -425,7 +466,21 @@ def _run_pool(jobs: int, todo: list[_Task], finish: Finish, tracker: _Tracker,
     cancel_event, posts = ctx.Event(), ctx.Queue()
     pool = ProcessPoolExecutor(jobs, mp_context=ctx, initializer=_init_pool_worker,
                                initargs=(cancel_event, posts))
-    pending = {pool.submit(_pool_task, t): t for t in todo}
+    pending: dict = {}
+    pieces: dict[int, list] = {}  # file index -> the results of its parts, by part
+    for task in sorted(todo, key=lambda t: -tracker.sizes[t.index]):  # big files first
+        parts = file_parts(tracker.sizes[task.index], jobs)
+        tracker.parts[task.index] = parts
+        if parts == 1:
+            pending[pool.submit(_pool_task, task)] = (task, -1)
+            continue
+        pieces[task.index] = [None] * parts
+        for part in range(parts):
+            pending[pool.submit(_pool_part, task, part, parts)] = (task, part)
+
+    def failed(task: _Task, error: str) -> None:
+        pieces.pop(task.index, None)
+        finish(task, FileResult(task.input, task.output, FAILED, error=error), None)
 
     def collect(done) -> None:
         while True:
@@ -434,12 +489,18 @@ def _run_pool(jobs: int, todo: list[_Task], finish: Finish, tracker: _Tracker,
             except queue.Empty:
                 break
         for future in done:
-            task = pending.pop(future)
-            if not future.cancelled() and future.exception() is None:
+            task, part = pending.pop(future)
+            if future.cancelled() or isinstance(future.exception(), _Stop):
+                continue
+            if future.exception() is not None:
+                if part < 0 or task.index in pieces:
+                    failed(task, f"worker failed: {future.exception()}")
+            elif part < 0:
                 finish(task, *future.result())
-            elif not future.cancelled() and not isinstance(future.exception(), _Stop):
-                finish(task, FileResult(task.input, task.output, FAILED,
-                                        error=f"worker failed: {future.exception()}"), None)
+            elif task.index in pieces:
+                pieces[task.index][part] = future.result()
+                if all(p is not None for p in pieces[task.index]):
+                    _join_parts(task, pieces.pop(task.index), finish, failed)
 
     cancelled = False
     try:
@@ -453,9 +514,38 @@ def _run_pool(jobs: int, todo: list[_Task], finish: Finish, tracker: _Tracker,
     finally:
         if cancelled:
             cancel_event.set()
+            pieces.clear()  # a file with parts still out is not written
         pool.shutdown(wait=True, cancel_futures=True)
         collect([f for f in pending if f.done()])  # files finished before the stop still count
     return cancelled
+
+
+def _join_parts(task: _Task, parts: list, finish: Finish,
+                failed: Callable[[_Task, str], None]) -> None:
+    """Write a file whose parts are all back, atomically, and finish it."""
+    if len({stamp for _, _, stamp in parts}) != 1:
+        failed(task, "the input file changed during the conversion")
+        return
+    try:
+        os.makedirs(os.path.dirname(task.dst), exist_ok=True)
+        with atomic_open(task.dst, "w") as out:
+            for _, text, _ in parts:
+                out.write(text)
+        before, after = os.stat(task.src), os.stat(task.dst)
+    except OSError as err:
+        failed(task, str(err))
+        return
+    if (before.st_mtime_ns, before.st_size) != parts[0][2]:
+        failed(task, "the input file changed during the conversion")
+        return
+    result = FileResult(task.input, task.output, CONVERTED)
+    for r, _, _ in parts:
+        result.sentences += r.sentences
+        result.converted += r.converted
+        result.fallback += r.fallback
+        result.skipped += r.skipped
+        result.seconds = max(result.seconds, r.seconds)
+    finish(task, result, _stamp(before, after))
 
 
 def _dask_task(task: _Task, cancel_name: str) -> tuple[FileResult, dict | None]:
@@ -528,16 +618,19 @@ class _Tracker:
         self.total_size = sum(self.sizes.values())
         self.files_done, self.files_total = up_to_date, total
         self.sentences = 0  # in finished files
-        self.running: dict[int, tuple[int, int]] = {}  # index -> (done, total) in that file
+        self.running: dict[tuple[int, int], tuple[int, int]] = {}  # (file, part) -> done, total
+        self.parts: dict[int, int] = {}  # file index -> parts it is converted in (default 1)
         self.size_done = 0
         self.started = time.perf_counter()
 
-    def post(self, index: int, done: int, total: int) -> None:
-        self.running[index] = (done, total)
+    def post(self, key: tuple[int, int, int], done: int, total: int) -> None:
+        index, part, _ = key
+        self.running[(index, part)] = (done, total)
         self._emit(None)
 
     def finish(self, task: _Task, result: FileResult) -> None:
-        self.running.pop(task.index, None)
+        for key in [k for k in self.running if k[0] == task.index]:
+            del self.running[key]
         self.files_done += 1
         self.sentences += result.sentences
         self.size_done += self.sizes.get(task.index, 0)
@@ -546,8 +639,8 @@ class _Tracker:
     def _emit(self, file: FileResult | None) -> None:
         if self.callback is None:
             return
-        size = self.size_done + sum(self.sizes[i] * d / max(1, n)
-                                    for i, (d, n) in self.running.items())
+        size = self.size_done + sum(self.sizes[i] * d / max(1, n) / self.parts.get(i, 1)
+                                    for (i, _), (d, n) in self.running.items())
         fraction = size / self.total_size if self.total_size else 1.0
         elapsed = time.perf_counter() - self.started
         sentences = self.sentences + sum(d for d, _ in self.running.values())

@@ -278,3 +278,23 @@ def test_dask_local_cluster_converts_and_survives_a_dying_worker(tree, tmp_path,
         assert {f.status for f in report.files} == {CONVERTED} and len(report.files) == 5
         assert len((out / "0big.mrg").read_text(encoding="utf-8").splitlines()) == 14000
         assert outputs(out) == outputs(tmp_path / "here")
+
+
+def test_large_files_are_cut_into_parts_and_joined_in_order(tree, tmp_path, toy_model_path,
+                                                             monkeypatch):
+    """With 2 processes a large file is converted in parts on both; the joined output, the
+    malformed sentence's empty line and the report are exactly those of one process."""
+    import pad_engine.batch as batch
+
+    one = convert_folder(tree, tmp_path / "one", toy_model_path, jobs=1)
+    bad = (tree / "x" / "bad.conll").stat().st_size
+    monkeypatch.setattr(batch, "PART_BYTES", bad // 3)
+    assert batch.file_parts(bad, 2) == 3 and batch.file_parts(bad, 1) == 1
+    two = convert_folder(tree, tmp_path / "two", toy_model_path, jobs=2)
+    assert outputs(tmp_path / "two") == outputs(tmp_path / "one")
+    assert [(f.input, f.sentences, f.converted, f.skipped) for f in two.files] == \
+        [(f.input, f.sentences, f.converted, f.skipped) for f in one.files]
+    assert files_under(tmp_path / "two") == {*OUTPUTS, STATE_NAME, "pad-convert-report.json",
+                                             "pad-convert-report.txt"}
+    again = convert_folder(tree, tmp_path / "two", toy_model_path, jobs=2)
+    assert {f.status for f in again.files} == {UP_TO_DATE}

@@ -131,10 +131,19 @@ class ModelControl(QObject):
         else:
             data = self.store.version_bytes(version)
             load, name = (lambda: model_from_bytes(data)), f"version {version}"
+        previous, store = self.active, self.store
         self.active = version
-        if self.store is not None:
-            self.store.choose_version(version)
-        self.window.use_model(load, name)
+        if store is not None:
+            store.choose_version(version)
+
+        def failed() -> None:  # the engine kept the previous model
+            if self.store is store and self.active == version:
+                self.active = previous
+                if store is not None:
+                    store.choose_version(previous)
+                self.changed.emit()
+
+        self.window.use_model(load, name, failed)
         self.changed.emit()
 
     def restore(self) -> None:

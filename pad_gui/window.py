@@ -297,12 +297,15 @@ class MainWindow(QMainWindow):
         toolbar.addAction(retrain)
         self.addToolBar(toolbar)
 
-    def use_model(self, load: Callable[[], Model], name: str) -> None:
+    def use_model(self, load: Callable[[], Model], name: str,
+                  failed: Callable[[], None] | None = None) -> None:
         """Decode with ``load()``'s model from now on: the sentences not corrected are
-        decoded again (their candidates refresh); corrected ones keep theirs."""
+        decoded again (their candidates refresh); corrected ones keep theirs. If it cannot
+        be loaded, the previous model stays and ``failed`` is called."""
         self.engine.drop_pending()
         self._serial += 1
-        self._jobs[self.engine.swap_model(load)] = lambda error: self._on_model_used(error, name)
+        self._jobs[self.engine.swap_model(load)] = \
+            lambda error: self._on_model_used(error, name, failed)
         s = self.session
         if s is None:
             return
@@ -316,9 +319,12 @@ class MainWindow(QMainWindow):
             self._request(idx, BACKGROUND)
         self._render()
 
-    def _on_model_used(self, error: Exception | None, name: str) -> None:
+    def _on_model_used(self, error: Exception | None, name: str,
+                       failed: Callable[[], None] | None) -> None:
         if error is not None:
             self.statusBar().showMessage(f"Cannot use model {name}: {error}", 10000)
+            if failed is not None:
+                failed()
             return
         self._on_engine_ready("")
         self.statusBar().showMessage(f"Decoding with model {name}", 5000)

@@ -363,6 +363,20 @@ def test_reopened_project_restores_the_chosen_version(window, qtbot, tiny_model,
     again.close()
 
 
+def test_a_damaged_version_is_reported_and_the_model_stays(window, qtbot):
+    before = scores(window, qtbot, 5)
+    bad = window.session.store.add_version(SCRATCH, None, 3, 0.1, b"not a model file")
+    menu_action(window, "Model", "Model Versions…").trigger()
+    versions = window.models.versions_dialog
+    versions.table.selectRow(1)
+    qtbot.mouseClick(versions.use_button, Qt.LeftButton)
+    assert window.models.active == bad
+    qtbot.waitUntil(lambda: window.models.active == BUNDLED, timeout=30000)
+    assert "Cannot use model version" in window.statusBar().currentMessage()
+    assert window.session.store.chosen_version() == BUNDLED
+    assert scores(window, qtbot, 5) == before
+
+
 def test_store_keeps_versions_and_upgrades_old_projects(tmp_path):
     path = tmp_path / "old.padproject"
     db = sqlite3.connect(path)  # a project written before model versions and kept trees

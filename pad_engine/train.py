@@ -18,9 +18,10 @@ import numpy as np
 from nltk import Tree
 from numba import njit
 
-from pad_engine.binarize import HEAD_LEFT, LEAF, UNARY, BinNode, binarize
+from pad_engine.binarize import HEAD_LEFT, LEAF, UNARY, BinNode, binarize, is_intermediate
 from pad_engine.decoder import derivation_features, sentence_structure
 from pad_engine.features import N_BINARY
+from pad_engine.grammar import Grammar
 from pad_engine.lextree import LexNode, from_penn, induced_heads
 from pad_engine.model import DEFAULT_BITS, Model
 from pad_engine.parser import Encoded, encode, run_decoder
@@ -88,6 +89,40 @@ def _projections(examples: list[Example]) -> dict[str, str]:
                 counts.setdefault(child.label, Counter())[node.label] += 1
             stack.extend(node.children)
     return {tag: c.most_common(1)[0][0] for tag, c in counts.items()}
+
+
+def add_backoff_rules(grammar: Grammar) -> int:
+    """Recombine the binary rules of each phrase: any head side seen building phrase A (as
+    A, @A> or @A<) may attach any modifier seen attached to A on the same side, and a tag
+    stands for its family (NN for NNS, NNP...; see Grammar._tag_families). A few hundred trees
+    leave most (head side, modifier) pairs unseen, and without such rules the decoder falls
+    back to glue. Returns the number of rules added."""
+    members: dict[str, list[int]] = {}
+    for tag in grammar.tags:
+        members.setdefault(_family(tag), []).append(grammar.symbol(tag))
+    tags = set(grammar.tags)
+
+    def family(sym: int) -> list[int]:
+        label = grammar.symbols[sym]
+        return members[_family(label)] if label in tags else [sym]
+
+    heads: dict[tuple[str, int], set[tuple[int, int]]] = {}
+    mods: dict[tuple[str, int], set[int]] = {}
+    for a, h, m, d in grammar.binary:
+        label = grammar.symbols[a]
+        key = (label[1:-1] if is_intermediate(label) else label, d)
+        heads.setdefault(key, set()).update((a, x) for x in family(h))
+        mods.setdefault(key, set()).update(family(m))
+    before = len(grammar.binary)
+    for key, pairs in sorted(heads.items()):
+        for a, h in sorted(pairs):
+            for m in sorted(mods[key]):
+                grammar.add_binary(a, h, m, key[1])
+    return len(grammar.binary) - before
+
+
+def _family(tag: str) -> str:
+    return tag[:2] if tag[:1].isalpha() else tag
 
 
 def gold_derivation(model: Model, ex: Example, enc: Encoded):
@@ -186,8 +221,10 @@ def train(
     progress: Callable[[Progress], None] | None = None,
     cancel: Callable[[], bool] | None = None,
     margin: float = 1.0,
+    backoff: bool = False,
 ) -> Model:
-    """Train a model (deterministic given ``seed``); ``init`` continues from a model."""
+    """Train a model (deterministic given ``seed``); ``init`` continues from a model.
+    ``backoff`` widens the grammar read off the trees with :func:`add_backoff_rules`."""
     start = time.perf_counter()
     model = Model(headrules=headrules) if init is None else _copy_model(init)
     if init is None:
@@ -195,6 +232,8 @@ def train(
     for ex in examples:
         model.grammar.observe(ex.tree, ex.tags)
     model.projections.update(_projections(examples))
+    if backoff:
+        add_backoff_rules(model.grammar)
     model.invalidate()
     encs = [encode(model, ex.forms, ex.tags, ex.heads) for ex in examples]
     golds = [gold_derivation(model, ex, enc) for ex, enc in zip(examples, encs, strict=True)]

@@ -4,6 +4,10 @@ Training, then cross-validation on the same corrected trees, run on a QThread; p
 into a plain queue that the dialog drains on a timer (as the batch dialog does), so the UI
 stays responsive and no Python object crosses threads inside Qt. The trained model becomes a
 new project version and decodes at once; the cross-validated F1 follows when measured.
+
+Each fold of the cross-validation trains as the new model did, but continues from where the
+chain of continued trainings started (the start-up model, or nothing), never from an earlier
+retrained version: that one has seen the held-out trees.
 """
 
 from __future__ import annotations
@@ -100,6 +104,7 @@ class RetrainDialog(QDialog):
         self.worker: RetrainWorker | None = None
         self.version: int | None = None  # the version this run added
         self.session = None  # the session whose corrected trees this run trains on
+        self.plan: tuple[str, int | None, int] = (SCRATCH, None, 0)  # how, base, trees
         self.outcome = ""  # "trained", "measured", "cancelled", "error" once a run ends
 
         box = QGroupBox("Train")
@@ -145,6 +150,7 @@ class RetrainDialog(QDialog):
         self._poll.setInterval(POLL_MS)
         self._poll.timeout.connect(self._take_events)
         control.changed.connect(self.refresh)
+        control.window.model.dataChanged.connect(self.refresh)  # a sentence was (un)marked
         self.refresh()
 
     @property
@@ -162,13 +168,7 @@ class RetrainDialog(QDialog):
             f"{trees} corrected sentences with a tree" + (f" (of {len(s)})" if s else "")
             + ". Afterwards the sentences not yet corrected are decoded again with the new "
               "model; corrected ones keep their trees.")
-        if not self.running:
-            self.start_button.setEnabled(trees > 0)
         self.plot.set_points(c.curve())
-
-    def showEvent(self, event) -> None:
-        self.refresh()  # sentences may have been corrected since it was last open
-        super().showEvent(event)
 
     def start(self) -> None:
         """Train off the UI thread on the corrected trees as they are now."""

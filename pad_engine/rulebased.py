@@ -171,6 +171,14 @@ def _plan(words: list[_Word], w: _Word) -> tuple[list[str], dict[int, int]]:
         plan = _noun(words, w)
     else:
         plan = _other(words, w)
+    cc = next((k for k, d in enumerate(w.left) if words[d].cls == "CC" and _leafish(
+        words, words[d]) and (words[d].rel == "cc" or words[d].tag == "CCONJ")), None)
+    if cc is not None and plan.labels and w.head >= 0 and w.index > w.head:
+        # UD hangs the coordinator on the second conjunct: keep it (and the commas before
+        # it) out of the conjunct's own phrase, as PTB's "(NP (NP A) and (NP B))" does
+        level = plan.add(plan.labels[-1])
+        for d in w.left[cc:]:
+            plan.fixed[d] = level
     return plan.finish(words, w)
 
 
@@ -214,11 +222,16 @@ class _Plan:
         return self.labels, level
 
 
+def _leafish(words: list[_Word], x: _Word) -> bool:
+    """No dependents but punctuation (UD hangs commas on the next function word)."""
+    return all(words[d].cls == "PUNCT" for d in x.left + x.right)
+
+
 def _is_aux(words: list[_Word], d: int) -> bool:
     """A function-word dependent that forms a VP level above its content head (UD aux/cop;
     under Collins heads the auxiliary is the head, so this does not arise)."""
     x = words[d]
-    if x.left or x.right:
+    if not _leafish(words, x):
         return False
     if x.cls == "TO":
         return x.head > d and words[x.head].cls in ("V", "AUX")  # UD "to make"
@@ -237,7 +250,7 @@ def _is_subject(words: list[_Word], d: int) -> bool:
 def _is_marker(words: list[_Word], d: int, classes: tuple[str, ...]) -> bool:
     """A leaf function word left of a content head: case (P), mark (SC, P), to."""
     x = words[d]
-    if x.left or x.right:
+    if not _leafish(words, x):
         return False
     if x.rel and x.cls not in ("WH", "WADV"):
         return x.rel in ("case", "mark")
@@ -445,7 +458,8 @@ def _noun(words: list[_Word], w: _Word, left: list[int] | None = None) -> _Plan:
             if words[d].cls in ("NUM", "CUR")]
     approx = [d for d in left if not (words[d].left or words[d].right) and (
         words[d].cls == "ADV" or words[d].form.lower() in _APPROX)]
-    qp = w.cls in ("CUR", "NUM") and (len(nums) >= 2 or w.cls == "NUM" and (nums or approx))
+    qp = w.cls in ("CUR", "NUM") and (len(nums) >= 2 or w.cls == "NUM" and (nums or approx)) \
+        and not any(words[d].cls == "N" for d in left + w.right)  # not "31 October 1950"
     if qp:
         base = p.add("QP")  # "$ 234.4 billion", "9.8 billion"
         if not prenominal:
@@ -602,7 +616,7 @@ def _other(words: list[_Word], w: _Word) -> _Plan:
         lvl = p.add(p.labels[-1])
         for d in w.right[coord:]:
             p.fixed[d] = lvl
-    if w.head < 0 and p.labels and p.labels[-1] not in ("S", "FRAG"):
+    if w.head < 0 and p.labels and p.labels[-1] not in ("S", "FRAG", "INTJ"):
         p.add("FRAG")
     return p
 

@@ -88,6 +88,8 @@ def word_class(tag: str, form: str) -> str:
 def _guess(tag: str) -> str:
     """A class for a tag neither table knows (treebank-specific tag sets), by its first letter."""
     first = tag[:1].upper()
+    if first in ("", "_"):
+        return "X"
     return {"N": "N", "V": "V", "J": "ADJ", "A": "ADJ", "R": "ADV", "P": "P", "D": "DET",
             "C": "CC"}.get(first, "PUNCT" if tag and not tag[0].isalnum() else "X")
 
@@ -156,7 +158,7 @@ def _plan(words: list[_Word], w: _Word) -> tuple[list[str], dict[int, int]]:
             w.index < w.head and _head_cls(words, w) in _NOMINAL and w.cls in ("V", "ADJ")
             or _is_aux(words, w.index) and w.index < w.head):
         return [], {}  # "the expected number", UD "will go"
-    if not (w.left or w.right) and w.cls == "V" and w.head >= 0 and \
+    if not (w.left or w.right) and w.cls == "V" and 0 <= w.head < w.index and \
             words[w.head].cls == "V" and words[w.index - 1].cls == "CC":
         return [], {}  # "to modify or discontinue it": one VP
     if w.cls == "V" and _prenominal(words, w) and not w.right:

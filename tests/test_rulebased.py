@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from pad_engine.deptree import DepSentence
 from pad_engine.errors import InputError
 from pad_engine.lextree import induced_heads, to_line
 from pad_engine.projectivize import projectivize
-from pad_engine.rulebased import RuleBasedEngine, project
+from pad_engine.rulebased import LABELS, RuleBasedEngine, project
 
 # Rule-based F1 on the PTB sample test split (gold tags, gold Collins d-parses), measured
 # 93.7; the floor catches a broken projection, not small tuning changes.
@@ -196,3 +198,52 @@ def test_engine_surface():
     assert len(engine.candidates(sent, k=5)) == 1
     assert to_line(engine.best(sent).tree, sent.forms) == \
         "(TOP (S (NP (NNS Prices)) (VP (VBD rose))))"
+
+
+_TAGS = sorted({"NN", "NNP", "PRP", "CD", "$", "DT", "JJ", "RB", "IN", "TO", "MD", "VB", "VBD",
+                "VBG", "VBN", "VBZ", "WDT", "WP", "WRB", "POS", "RP", "CC", "UH", ",", ".",
+                "-LRB-", "-RRB-", "NOUN", "PROPN", "PRON", "NUM", "DET", "ADJ", "ADV", "ADP",
+                "SCONJ", "AUX", "VERB", "PART", "CCONJ", "PUNCT", "INTJ", "X", "_", "ZZ"})
+_FORMS = ["the", "to", "that", "who", "when", "is", "'s", "not", "and", ",", "--", "(", ")",
+          "than", "including", "1987", "dog", "ran"]
+_RELS = ["_", "nsubj", "obj", "aux", "cop", "case", "mark", "cc", "conj", "acl:relcl",
+         "advcl", "punct", "det", "amod"]
+
+
+@st.composite
+def projective_sentences(draw):
+    """A random projective d-parse (every subtree a span) with random tags, forms, relations."""
+    n = draw(st.integers(1, 14))
+    heads = [0] * n
+
+    def build(lo: int, hi: int, parent: int) -> None:  # words lo..hi (1-based) under parent
+        if lo > hi:
+            return
+        h = draw(st.integers(lo, hi))
+        heads[h - 1] = parent
+        build(lo, h - 1, h)
+        build(h + 1, hi, h)
+
+    build(1, n, 0)
+    tags = draw(st.lists(st.sampled_from(_TAGS), min_size=n, max_size=n))
+    forms = draw(st.lists(st.sampled_from(_FORMS), min_size=n, max_size=n))
+    rels = draw(st.one_of(st.just([]), st.lists(st.sampled_from(_RELS), min_size=n,
+                                                  max_size=n)))
+    return DepSentence(forms, tags, heads, rels)
+
+
+@settings(max_examples=300, deadline=None)
+@given(projective_sentences())
+def test_any_projective_dparse_gives_a_consistent_tree(sent):
+    cand = RuleBasedEngine().best(sent)
+    assert cand.heads() == sent.heads and cand.lifted == []
+    assert [p.label for p in cand.tree.preterminals()] == sent.tags
+    phrases = [node.label for node in _phrases(cand.tree)]
+    assert set(phrases) <= set(LABELS) and phrases[0] == "TOP"
+
+
+def _phrases(node):
+    if node.word < 0:
+        yield node
+        for child in node.children:
+            yield from _phrases(child)

@@ -66,7 +66,7 @@ _AUX_RELS = ("aux", "cop")
 def word_class(tag: str, form: str) -> str:
     """The coarse class of a word from its PTB or UPOS tag (and its form, where UPOS is too
     coarse: the particle "to", the possessive "'s", wh-words, negation)."""
-    low = form.lower()
+    low = form.lower().replace("\u2019", "'")
     cls = _PTB.get(tag) or _UPOS.get(tag)
     if cls is None:
         cls = _guess(tag)
@@ -175,7 +175,8 @@ def _plan(words: list[_Word], w: _Word) -> tuple[list[str], dict[int, int]]:
         plan = _other(words, w)
     cc = next((k for k, d in enumerate(w.left) if words[d].cls == "CC" and _leafish(
         words, words[d]) and (words[d].rel == "cc" or words[d].tag == "CCONJ")), None)
-    if cc is not None and plan.labels and w.head >= 0 and w.index > w.head:
+    if cc is not None and plan.labels and w.head >= 0 and w.index > w.head and \
+            not _bare(words, [w.index]):
         # UD hangs the coordinator on the second conjunct: keep it (and the commas before
         # it) out of the conjunct's own phrase, as PTB's "(NP (NP A) and (NP B))" does
         level = plan.add(plan.labels[-1])
@@ -309,9 +310,11 @@ def _is_clause(words: list[_Word], d: int) -> bool:
 
 def _bare(words: list[_Word], deps: list[int],
           classes: tuple[str, ...] = ("N", "ADJ", "NUM", "ADV")) -> bool:
-    """Only leaf words (conjuncts of one word: "notes and bonds", "big and red")."""
-    return all(words[d].cls in ("CC", "PUNCT") + classes
-               and not (words[d].left or words[d].right) for d in deps)
+    """Only one-word conjuncts ("notes and bonds", "big and red"; UD hangs the coordinator
+    and commas on them)."""
+    return all(words[d].cls in ("CC", "PUNCT") + classes and
+               all(words[e].cls in ("CC", "PUNCT") for e in words[d].left + words[d].right)
+               for d in deps)
 
 
 def _verb(words: list[_Word], w: _Word) -> _Plan:

@@ -322,6 +322,12 @@ def _verb(words: list[_Word], w: _Word) -> _Plan:
     with a complementizer (or a finite complement clause). A UD predicate adjective or noun
     ("is very soft") first projects its own phrase from the dependents inside the copula."""
     conj_has_subject = False
+    if _inverted_question(words, w):  # Collins heads: (SQ can (NP Mr. Hahn) (VP carry it))
+        p = _Plan(["SQ"])
+        p.top = 0
+        for d in w.left + w.right:
+            p.fixed[d] = 0
+        return p
     if w.cls in ("V", "AUX", "TO"):
         p = _Plan([])
         base = p.add("VP")
@@ -354,10 +360,12 @@ def _verb(words: list[_Word], w: _Word) -> _Plan:
     # left side, nearest first: auxiliaries (UD), subject, markers
     subject = None
     marker = None
-    to = False
+    to = question = False
     for k in range(inner, len(w.left)):
         d = w.left[k]
         if subject is None and marker is None and _is_aux(words, d):
+            if to:
+                p.add("S")  # "is to produce": (VP is (S (VP to produce)))
             p.fixed[d] = p.add("VP")
             to = to or words[d].cls == "TO"
         elif subject is None and marker is None and _is_subject(words, d):
@@ -365,10 +373,12 @@ def _verb(words: list[_Word], w: _Word) -> _Plan:
         elif _is_marker(words, d, ("P", "SC", "WH", "WADV")):
             marker = k
             break
+        elif subject is not None and marker is None and _is_aux(words, d):
+            question = True  # "Why did you choose": the auxiliary before the subject
     role_s = to or _clause_role(words, w)
     if subject is not None or role_s:
         inverted = _inverted(words, w, subject)
-        s = p.add("SINV" if inverted else "S")
+        s = p.add("SINV" if inverted else "SQ" if question else "S")
         p.top = s
         if inverted:  # the subject follows the verb: everything after it is in SINV
             for d in w.right:
@@ -386,12 +396,25 @@ def _verb(words: list[_Word], w: _Word) -> _Plan:
     if marker is not None:
         if p.top is None:
             p.top = p.add("S")
-        sbar = p.add("PP" if _gerund(words, w) else "SBAR")
+        asks = question or w.head < 0 and any(words[d].form == "?" for d in w.right)
+        sbar = p.add("PP" if _gerund(words, w) else "SBARQ" if asks else "SBAR")
         for d in w.left[marker:]:
             p.fixed[d] = sbar
     elif subject is not None and _finite_complement(words, w):
         p.add("SBAR")
     return p
+
+
+def _inverted_question(words: list[_Word], w: _Word) -> bool:
+    """An auxiliary heading a question, its subject and then the main verb after it."""
+    if w.cls not in ("AUX", "V") or w.form.lower() not in _BE_HAVE_DO and w.cls != "AUX":
+        return False
+    if any(_is_subject(words, d) for d in w.left):
+        return False
+    after = [d for d in w.right if words[d].cls != "PUNCT"]
+    return len(after) >= 2 and _is_subject(words, after[0]) and \
+        words[after[1]].cls in ("V", "AUX", "ADJ") and \
+        any(words[d].form == "?" for d in w.right + [len(words) - 1])
 
 
 def _gerund(words: list[_Word], x: _Word) -> bool:
@@ -461,8 +484,9 @@ def _noun(words: list[_Word], w: _Word, left: list[int] | None = None) -> _Plan:
     cc = next((k for k, d in enumerate(w.right) if words[d].cls == "CC"), len(w.right))
     nums = [d for d in w.left + w.right[:cc]  # not "1986-87 and 1987-88"
             if words[d].cls in ("NUM", "CUR")]
-    approx = [d for d in left if not (words[d].left or words[d].right) and (
-        words[d].cls == "ADV" or words[d].form.lower() in _APPROX)]
+    approx = [d for d in left if w.cls in ("NUM", "CUR") and not (
+        words[d].left or words[d].right) and (words[d].cls == "ADV" or
+                                              words[d].form.lower() in _APPROX)]
     qp = w.cls in ("CUR", "NUM") and (len(nums) >= 2 or w.cls == "NUM" and (nums or approx)) \
         and not any(words[d].cls == "N" for d in left + w.right)  # not "31 October 1950"
     if qp:

@@ -53,6 +53,8 @@ _PREPOSITIONAL = {"including", "according", "excluding", "compared", "regarding"
                   "concerning", "following"}
 _BE_HAVE_DO = {"be", "am", "is", "are", "was", "were", "been", "being", "'s", "'re", "'m",
                "have", "has", "had", "having", "'ve", "'d", "do", "does", "did"}
+_SAYS = {"says", "said", "adds", "added", "asks", "asked", "notes", "noted", "writes", "wrote",
+         "explains", "explained", "recalls", "recalled", "argues", "argued"}
 _FINITE = {"VBD", "VBZ", "VBP", "MD"}
 _NOMINAL = {"N", "NUM", "CUR", "DET", "POS", "WH"}
 _PHRASE = {"N": "NP", "NUM": "NP", "CUR": "NP", "DET": "NP", "POS": "NP", "ADJ": "ADJP",
@@ -424,15 +426,21 @@ def _gerund(words: list[_Word], x: _Word) -> bool:
 
 
 def _inverted(words: list[_Word], w: _Word, subject: int | None) -> bool:
-    """ "..., said Mr. Smith", "Behind the hoopla is competition": a quoted clause (or, for
-    "be", a PP) before the verb, no subject there, a noun phrase right after it."""
+    """ "..., said Mr. Smith", "Says Mr. Smith, ``...", "Behind the hoopla is competition",
+    "So did the index": no subject before the verb, a noun phrase right after it, and before
+    the verb a quoted clause, a fronted PP (for "be") or "so"/"nor"; or no word at all before
+    it and a quoted clause after the noun phrase."""
     if subject is not None or w.head >= 0 or w.cls not in ("V", "AUX"):
         return False
-    be = w.form.lower() in _BE_HAVE_DO
-    fronted = any(words[d].cls in ("V", "AUX") or be and words[d].cls == "P" and words[d].right
-                  for d in w.left)
     after = [d for d in w.right if words[d].cls != "PUNCT"]
-    return fronted and bool(after) and words[after[0]].cls in _NOMINAL
+    if not after or words[after[0]].cls not in _NOMINAL:
+        return False
+    aux = w.form.lower() in _BE_HAVE_DO or w.cls == "AUX"
+    before = [d for d in w.left if words[d].cls != "PUNCT"]
+    if not before:  # "Says Gayle Key, a teacher, `` ...": a verb of saying first
+        return w.form.lower() in _SAYS and any(words[d].cls in ("V", "AUX") for d in after[1:])
+    return any(words[d].cls in ("V", "AUX") or aux and words[d].cls == "P" and words[d].right
+               or aux and words[d].form.lower() in ("so", "nor", "neither") for d in before)
 
 
 def _clause_role(words: list[_Word], w: _Word) -> bool:
@@ -594,6 +602,9 @@ def _other(words: list[_Word], w: _Word) -> _Plan:
         p.add("NP" if w.rel in _SUBJECT_RELS + ("obj", "iobj") else "ADJP")  # "most of them"
     elif cls in ("ADV", "NEG"):
         h = words[w.head] if w.head >= 0 else None
+        if w.right and all(words[d].cls in ("NUM", "CUR") for d in w.right):
+            p.add("QP")  # "about 26,000"
+            return p
         if leaf and (cls == "NEG" or hc in ("ADJ", "ADV", "NUM", "CUR", "DET", "NEG")
                      or (hc in _NOMINAL and w.index < w.head)
                      or (hc == "P" and h is not None and (_is_qp(words, h) or _has_verb(

@@ -69,6 +69,17 @@ def test_ptb_test_split_f1_above_floor(ptb_test):
     assert figures["f1"] >= PTB_TEST_F1_FLOOR, figures
 
 
+def test_pad_bench_reports_the_fallback_next_to_pad(ptb_dir):
+    from pad_engine.bench import run_rules_bench
+
+    lines: list[str] = []
+    figures = run_rules_bench(ptb_dir, out=lines.append)
+    assert [line.split()[2] for line in lines] == ["collins", "content"]
+    assert all("F1" in line and "Xia et al. 2009: 89.4" in line for line in lines)
+    assert figures["rules_collins"]["f1"] >= PTB_TEST_F1_FLOOR
+    assert figures["rules_content"]["f1"] > 85.0  # measured 93.4
+
+
 def test_ewt_dev_with_upos_only_is_consistent(ewt_dir):
     from pad_engine.conll import read_conll
 

@@ -209,8 +209,8 @@ def _plan(words: list[_Word], w: _Word) -> tuple[list[str], dict[int, int]]:
             or _is_aux(words, w.index) and w.index < w.head):
         return [], {}  # "the expected number", UD "will go"
     if not (w.left or w.right) and w.cls == "V" and 0 <= w.head < w.index and \
-            words[w.head].cls == "V" and words[w.index - 1].cls == "CC":
-        return [], {}  # "to modify or discontinue it": one VP
+            words[w.head].cls == "V" and _listed(words, w):
+        return [], {}  # "to modify or discontinue it", "encourage, promote or advocate": one VP
     if w.cls == "V" and _prenominal(words, w) and not w.right:
         plan = _Plan(["ADJP"])  # "recently diagnosed cancer"
     elif w.cls in ("V", "AUX") or (w.cls == "TO" and _has_verb(words, w.right)):
@@ -233,6 +233,13 @@ def _plan(words: list[_Word], w: _Word) -> tuple[list[str], dict[int, int]]:
         for d in w.left[cc:]:
             plan.fixed[d] = level
     return plan.finish(words, w)
+
+
+def _listed(words: list[_Word], w: _Word) -> bool:
+    """Right after its head's coordinator, or after a comma in a coordination."""
+    before = words[w.index - 1]
+    return before.cls == "CC" or before.form == "," and any(
+        words[d].cls == "CC" for d in words[w.head].right)
 
 
 def _leafish(words: list[_Word], x: _Word) -> bool:
@@ -483,8 +490,8 @@ def _finite_complement(words: list[_Word], w: _Word) -> bool:
     if w.tag not in _FINITE and w.cls != "AUX" and \
             not any(words[d].tag in _FINITE and _is_aux(words, d) for d in w.left):
         return False
-    between = [d for d in h.right if d < w.index]
-    return not any(words[d].cls == "CC" or words[d].form in (";", ":", "--") for d in between)
+    between = [d for d in h.right if d < w.index]  # not after "and", nor a quotation
+    return not any(words[d].cls in ("CC", "PUNCT") for d in between)
 
 
 def _noun(words: list[_Word], w: _Word, left: list[int] | None = None) -> _Plan:

@@ -1,8 +1,10 @@
 """Model versions: the models retrained in a project, which one decodes, and their files.
 
-Version 0 is the model the app started with (the bundled one unless ``--model`` named
-another); every retrain adds a version to the project file, with the model's own
-``.padmodel`` bytes, so switching back, exporting and reopening need nothing else.
+Version 0 is the model the app started with: the one ``--model`` named or else, per file,
+the bundled model that fits the file (UD or Collins-style d-parses), or the rule-based
+projection when none does (``pad_engine.models.choose``). Every retrain adds a version to the
+project file, with the model's own ``.padmodel`` bytes, so switching back, exporting and
+reopening need nothing else.
 """
 
 from __future__ import annotations
@@ -27,7 +29,9 @@ from PySide6.QtWidgets import (
 )
 
 from pad_engine.atomic import atomic_open
+from pad_engine.errors import PadError
 from pad_engine.model import Model, default_model_path
+from pad_engine.models import Choice, choose
 from pad_gui.learning_plot import LearningPlot
 from pad_gui.store import BUNDLED, SCRATCH, ModelVersion, ProjectStore
 
@@ -69,6 +73,7 @@ class ModelControl(QObject):
         super().__init__(window)
         self.window = window
         self.startup_path = startup_path
+        self.choice: Choice | None = None  # what version 0 is for this file, when chosen
         self.active = BUNDLED
         self.retrain_dialog = None
         self.curve_dialog: QDialog | None = None
@@ -81,7 +86,17 @@ class ModelControl(QObject):
 
     @property
     def startup_name(self) -> str:
-        return "bundled model" if self.startup_path is None else Path(self.startup_path).name
+        if self.startup_path is not None:
+            return Path(self.startup_path).name
+        return self.choice.name if self.choice is not None else "bundled model"
+
+    def describe_active(self) -> str:
+        """Which model decodes, and why version 0 is the one it is, in words."""
+        if self.active != BUNDLED:
+            return f"Model: version {self.active} (retrained in this project)"
+        if self.startup_path is None and self.choice is not None:
+            return f"Model: {self.choice.name}, for {self.choice.reason}"
+        return f"Model: {self.startup_name}"
 
     def versions(self) -> list[ModelVersion]:
         return self.store.versions() if self.store is not None else []
@@ -91,8 +106,7 @@ class ModelControl(QObject):
 
     def current_model(self) -> Model | None:
         """The model decoding now (None when none could be loaded)."""
-        engine = self.window.engine.engine
-        return engine.model if engine is not None else None
+        return getattr(self.window.engine.engine, "model", None)  # None: no model, or rules
 
     def origin(self, version: int) -> int | None:
         """Where a chain of continued trainings started: BUNDLED, or None (from scratch)."""
@@ -104,9 +118,22 @@ class ModelControl(QObject):
             version = v.base if v.base is not None else BUNDLED
         return BUNDLED
 
-    def startup_loader(self) -> Callable[[], Model]:
-        path = self.startup_path if self.startup_path is not None else default_model_path()
-        return lambda: Model.load(path)
+    def startup_loader(self) -> Callable[[], object]:
+        """Version 0's loader (run on the engine thread): the named model, or the converter
+        that fits the open file."""
+        if self.startup_path is not None:
+            path = self.startup_path
+            return lambda: Model.load(path)
+        session = self.window.session
+        if session is None:
+            return lambda: Model.load(default_model_path())
+        sentences = session.sentences
+
+        def fitting():
+            self.choice = choose(sentences)
+            return self.choice.engine
+
+        return fitting
 
     # -- changes ------------------------------------------------------------------------
     def add(self, how: str, base: int | None, sentences: int, seconds: float, data: bytes,
@@ -152,7 +179,7 @@ class ModelControl(QObject):
         if self.retrain_dialog is not None:
             self.retrain_dialog.stop()
         wanted = self.store.chosen_version() if self.store is not None else BUNDLED
-        if wanted != self.active:
+        if wanted != self.active or (wanted == BUNDLED and self.startup_path is None):
             self.use(wanted)
         else:
             self.changed.emit()
@@ -160,7 +187,10 @@ class ModelControl(QObject):
     def export(self, version: int, path: str | Path) -> None:
         """Write a version's model file (atomically) for ``pad convert --model``."""
         if version == BUNDLED:
-            data = Path(self.startup_path or default_model_path()).read_bytes()
+            if self.startup_path is None and self.choice is not None and self.choice.path is None:
+                raise PadError("the rule-based projection has no model file")
+            chosen = self.choice.path if self.choice is not None else None
+            data = Path(self.startup_path or chosen or default_model_path()).read_bytes()
         else:
             data = self.store.version_bytes(version)
         with atomic_open(path, "wb") as out:
@@ -212,7 +242,7 @@ class ModelControl(QObject):
         try:
             self.export(version, path)
             message = f"Model version {version} written to {path}"
-        except (OSError, KeyError) as e:
+        except (OSError, KeyError, PadError) as e:
             message = f"Cannot export model version {version}: {e}"
         self.window.statusBar().showMessage(message, 10000)
         return message

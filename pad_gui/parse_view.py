@@ -43,6 +43,7 @@ INK = QColor("#222222")
 MUTED = QColor("#8a8a8a")
 ARC = QColor("#5b6770")
 CHANGED_ARC = QColor("#c2185b")
+LIFTED_ARC = QColor("#e65100")
 HILITE = QColor("#1565c0")
 HEAD_WORD = QColor("#fff176")
 DIFF = QColor("#ffcc80")
@@ -126,18 +127,26 @@ class WordItem(QGraphicsItem):
 class ArcItem(QGraphicsPathItem):
     """A dependency arc from head to dependent, hanging below the words, with its label."""
 
-    def __init__(self, dep: int, head: int, path: QPainterPath, changed: bool):
+    def __init__(self, dep: int, head: int, path: QPainterPath, changed: bool,
+                 lifted_to: int = 0):
         super().__init__(path)
         self.dep = dep
         self.head = head
-        self.base = CHANGED_ARC if changed else ARC
+        self.lifted_to = lifted_to  # the head the tree attaches a lifted word to, else 0
+        self.base = CHANGED_ARC if changed else LIFTED_ARC if lifted_to else ARC
         self.label_item: QGraphicsSimpleTextItem | None = None
         self.arrow: QGraphicsPolygonItem | None = None
+        if lifted_to:
+            self.setToolTip(f"Non-projective arc: the tree attaches word {dep} to word "
+                            f"{lifted_to} instead (lifted)")
         self.set_lit(False)
 
     def set_lit(self, lit: bool) -> None:
         color = HILITE if lit else self.base
-        self.setPen(QPen(color, 2.2 if lit else 1.1))
+        pen = QPen(color, 2.2 if lit else 1.1)
+        if self.lifted_to:
+            pen.setStyle(Qt.DashLine)
+        self.setPen(pen)
         self.setBrush(Qt.NoBrush)
         if self.arrow is not None:
             self.arrow.setPen(QPen(color, 1))
@@ -161,13 +170,17 @@ class ParseScene(QGraphicsScene):
         self.words: list[WordItem] = []
         self.arcs: list[ArcItem] = []
         self.x: list[float] = []
+        self.lifted: dict[int, int] = {}
 
     def show_sentence(self, forms: list[str], tags: list[str], heads: list[int],
                       rels: list[str], tree: LexNode | None,
-                      diff: Counter[tuple[str, int, int]], changed: set[int]) -> None:
+                      diff: Counter[tuple[str, int, int]], changed: set[int],
+                      lifted: dict[int, int] | None = None) -> None:
         """Redraw everything: ``diff`` counts the brackets to mark as differing from the
         first candidate (the upper ones of a unary chain first), ``changed`` lists the
-        dependents whose arcs differ from the file."""
+        dependents whose arcs differ from the file, ``lifted`` maps the dependents of
+        non-projective arcs to the heads the tree gives them (drawn dashed)."""
+        self.lifted = lifted or {}
         self.nodes, self.words, self.arcs = [], [], []  # first: clear() may call hover()
         self.clear()
         n = len(forms)
@@ -282,7 +295,7 @@ class ParseScene(QGraphicsScene):
     def _add_arc(self, m: int, h: int, path: QPainterPath, changed: bool, label: str,
                  lx: float, ly: float, metrics: QFontMetricsF) -> None:
         xm, top = self.x[m - 1], path.pointAtPercent(1.0).y()
-        arc = ArcItem(m, h, path, changed)
+        arc = ArcItem(m, h, path, changed, self.lifted.get(m, 0))
         arc.arrow = QGraphicsPolygonItem(QPolygonF([
             QPointF(xm, top), QPointF(xm - 3, top + 6), QPointF(xm + 3, top + 6)]), arc)
         arc.set_lit(False)

@@ -124,6 +124,9 @@ class MainWindow(QMainWindow):
         self._poll.timeout.connect(self._take_results)
         self._poll.start(POLL_MS)
         self.statusBar().showMessage("Loading the model…")
+        self.model_label = QLabel()
+        self.statusBar().addPermanentWidget(self.model_label)
+        self.models.changed.connect(self._show_model)
 
     # -- construction ---------------------------------------------------------------------
     def _build_widgets(self) -> None:
@@ -327,7 +330,13 @@ class MainWindow(QMainWindow):
                 failed()
             return
         self._on_engine_ready("")
+        self._show_model()
         self.statusBar().showMessage(f"Decoding with model {name}", 5000)
+
+    def _show_model(self) -> None:
+        text = self.models.describe_active()
+        self.model_label.setText(text if len(text) < 90 else text[:88] + "…")
+        self.model_label.setToolTip(text)
 
     # -- engine ---------------------------------------------------------------------------
     def _on_engine_ready(self, problem: str) -> None:
@@ -336,10 +345,7 @@ class MainWindow(QMainWindow):
         if problem:
             self.statusBar().showMessage(f"No model: {problem} (arcs only)")
         else:
-            g = self.engine.engine.model.grammar
-            tags = set(g.tags)
-            self.labels = sorted(s for s in g.symbols
-                                 if not s.startswith("@") and s not in tags)
+            self.labels = self.engine.engine.labels()
             self.label_edit.setCompleter(label_completer(self.labels, self.label_edit))
             self.statusBar().showMessage("Model ready", 3000)
         if self.current >= 0:
@@ -560,8 +566,11 @@ class MainWindow(QMainWindow):
                 view.tree is not None or view.chosen > 0):
             diff = edits.brackets(tree) - edits.brackets(decoded[0].tree)
         changed = {m for m, (a, b) in enumerate(zip(view.heads, sent.heads), 1) if a != b}
+        lifted = {}
+        if isinstance(decoded, list) and decoded and view.tree is None:
+            lifted = {lift.dependent: lift.new_head for lift in decoded[0].lifted}
         self.scene.show_sentence(sent.forms, sent.tags, list(view.heads), sent.rels, tree,
-                                 diff, changed)
+                                 diff, changed, lifted)
         if select is not None:
             self.scene.select_path(select)
         if fit:
@@ -592,6 +601,11 @@ class MainWindow(QMainWindow):
                 self.candidates.setCurrentRow(min(view.chosen, len(decoded) - 1))
             note = ("Edited tree (pick a candidate to discard the edits)"
                     if view.tree is not None else "")
+            if decoded and decoded[0].lifted and view.tree is None:
+                arcs = ", ".join(f"word {x.dependent} from {x.original_head} to {x.new_head}"
+                                 for x in decoded[0].lifted)
+                note = (f"Non-projective d-parse: the trees lift {arcs} (dashed arcs). "
+                        "Re-attach to change it.")
         elif isinstance(decoded, PadError):
             note = f"No tree: {decoded}"
         elif self.model_problem:

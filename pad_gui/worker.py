@@ -20,6 +20,7 @@ from pad_engine.api import Engine
 from pad_engine.deptree import DepSentence
 from pad_engine.errors import PadError
 from pad_engine.model import Model
+from pad_engine.rulebased import RuleBasedEngine
 
 # Priorities: lower runs first.
 SWAP = -1  # a model change goes before every decode queued after it
@@ -42,7 +43,7 @@ class EngineThread(QThread):
     def __init__(self, model_path: str | Path | None = None, parent=None):
         super().__init__(parent)
         self.model_path = model_path
-        self.engine: Engine | None = None
+        self.engine: Engine | RuleBasedEngine | None = None
         self._queue: queue.PriorityQueue = queue.PriorityQueue()
         self._order = itertools.count()
         self._done: set[DecodeKey] = set()
@@ -76,10 +77,10 @@ class EngineThread(QThread):
         self._queue.put((SOON, next(self._order), "job", job, fn))
         return job
 
-    def swap_model(self, load: Callable[[], Model]) -> int:
-        """Decode with ``load()``'s model from now on (loaded on this thread, before any
-        decode requested later); returns the job id whose result is None or the error
-        (after an error the previous model stays)."""
+    def swap_model(self, load: Callable[[], Model | Engine | RuleBasedEngine]) -> int:
+        """Decode with ``load()``'s model (or engine) from now on (loaded on this thread,
+        before any decode requested later); returns the job id whose result is None or the
+        error (after an error the previous model stays)."""
         job = next(self._jobs)
         self._queue.put((SWAP, next(self._order), "swap", job, load))
         return job
@@ -150,9 +151,10 @@ class EngineThread(QThread):
             result = e
         self._post("job", job, result)
 
-    def _swap(self, job: int, load: Callable[[], Model]) -> None:
+    def _swap(self, job: int, load: Callable[[], Model | Engine | RuleBasedEngine]) -> None:
         try:
-            self.engine = Engine(load())
+            loaded = load()
+            self.engine = Engine(loaded) if isinstance(loaded, Model) else loaded
         except Exception as e:  # noqa: BLE001 - reported to the user by the caller
             self._post("job", job, e)
             return

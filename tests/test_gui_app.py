@@ -458,12 +458,33 @@ def test_ewt_dev_opens_fast_and_scrolls(qtbot, tiny_model, ewt_dir, tmp_path):
         qtbot.keyClick(window.table, Qt.Key_PageDown)
     assert window.current > 100
     qtbot.waitUntil(window.decoded_current, timeout=30000)
-    # a sentence the decoder cannot take (non-projective) shows its arcs and the reason
+    # a non-projective sentence gets trees of its lifted d-parse; the lifted arcs are marked
     bad = next(i for i, s in enumerate(window.session.sentences) if not is_projective(s.heads))
     go(window, qtbot, bad)
-    assert window.candidates.count() == 0
-    assert "No tree" in window.candidate_note.text()
+    assert window.candidates.count() > 0
+    assert "Non-projective d-parse: the trees lift word" in window.candidate_note.text()
     assert len(window.scene.arcs) == len(window.session.sentences[bad])
+    lifted = [a for a in window.scene.arcs if a.lifted_to]
+    assert lifted and all(a.pen().style() == Qt.DashLine for a in lifted)
+    assert all(a.head == window.session.sentences[bad].heads[a.dep - 1] for a in lifted)
+    window.close()
+
+
+def test_each_file_gets_the_model_that_fits_it(qtbot, ewt_dir, sample, tmp_path):
+    """No --model: UD input decodes with the UD model, Collins-style input with the Penn
+    Treebank one, and the status bar says which and why."""
+    dev = tmp_path / "dev.conllu"
+    blocks = next(ewt_dir.glob("*dev.conllu")).read_text(encoding="utf-8").split("\n\n")
+    dev.write_text("\n\n".join(blocks[:60]) + "\n\n", encoding="utf-8")
+    window = new_window(qtbot, None)
+    window.open_path(dev)
+    qtbot.waitUntil(lambda: "english-gum-ud" in window.model_label.text(), timeout=30000)
+    assert "UD-style" in window.model_label.toolTip()
+    qtbot.waitUntil(window.decoded_current, timeout=30000)
+    window.open_path(sample)
+    qtbot.waitUntil(lambda: "english-ptb-collins" in window.model_label.text(), timeout=30000)
+    qtbot.waitUntil(window.decoded_current, timeout=30000)
+    assert window.candidates.count() > 1
     window.close()
 
 

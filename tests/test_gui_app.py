@@ -488,6 +488,20 @@ def test_each_file_gets_the_model_that_fits_it(qtbot, ewt_dir, sample, tmp_path)
     window.close()
 
 
+def test_tags_no_model_knows_start_from_the_rule_based_projection(qtbot, gsd_dir, tmp_path):
+    blocks = next(gsd_dir.glob("*dev.conllu")).read_text(encoding="utf-8").split("\n\n")
+    zh = tmp_path / "zh.conllu"
+    zh.write_text("\n\n".join(blocks[:20]) + "\n\n", encoding="utf-8")
+    window = new_window(qtbot, None)
+    window.open_path(zh)
+    qtbot.waitUntil(lambda: "rule-based" in window.model_label.text(), timeout=30000)
+    assert "no bundled model fits" in window.model_label.toolTip()
+    qtbot.waitUntil(window.decoded_current, timeout=30000)
+    assert window.candidates.count() == 1 and "(rules)" in window.candidates.item(0).text()
+    assert window.scene.nodes  # a tree is drawn
+    window.close()
+
+
 def test_save_project_as_is_reopened_with_its_treebank(window, qtbot, tmp_path, sample,
                                                        monkeypatch):
     key(qtbot, window, Qt.Key_Return, Qt.ControlModifier)

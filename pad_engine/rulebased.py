@@ -524,9 +524,16 @@ def _noun(words: list[_Word], w: _Word, left: list[int] | None = None) -> _Plan:
     if prenominal and qp and (w.cls == "CUR" or any(words[d].cls == "CUR" for d in nums)):
         p.add("ADJP")
     coord = _coordination(words, w)
-    if coord is not None and _bare(words, w.right[coord:]):
+    after = len(w.right)  # modifiers after the last conjunct modify the whole coordination
+    if coord is not None:
+        cc = next((k for k in range(coord, after) if words[w.right[k]].cls == "CC"), coord)
+        last = next((k for k in range(cc + 1, after) if words[w.right[k]].cls != "PUNCT"), None)
+        if last is not None and words[w.right[last]].rel != "conj":
+            after = next((k for k in range(last + 1, after)
+                          if words[w.right[k]].cls not in ("PUNCT", "CC")), after)
+    if coord is not None and _bare(words, w.right[coord:after]):
         coord = None  # "notes and bonds": one flat NP
-    end = len(w.right) if coord is None else coord
+    end = after if coord is None else coord
     post = None
     for d in w.right[:end]:
         x = words[d]
@@ -543,7 +550,11 @@ def _noun(words: list[_Word], w: _Word, left: list[int] | None = None) -> _Plan:
         p.fixed[d] = post
     if coord is not None:
         lvl = p.add("NP")
-        for d in w.right[coord:]:
+        for d in w.right[coord:after]:
+            p.fixed[d] = lvl
+    if after < len(w.right):  # "(NP (NP the health and safety) (PP of our employees))"
+        lvl = p.add("NP")
+        for d in w.right[after:]:
             p.fixed[d] = lvl
     for d in left:
         p.fixed.setdefault(d, base)
@@ -618,7 +629,10 @@ def _other(words: list[_Word], w: _Word) -> _Plan:
     if cls == "ADJ":
         if leaf and (hc in _NOMINAL and w.index < w.head or hc in ("ADJ", "P")):
             return p
-        p.add("NP" if w.rel in _SUBJECT_RELS + ("obj", "iobj") else "ADJP")  # "most of them"
+        if leaf and hc in ("V", "AUX") and w.index < w.head and not w.rel:
+            p.add("ADVP")  # "Overall , earnings soared"
+        else:
+            p.add("NP" if w.rel in _SUBJECT_RELS + ("obj", "iobj") else "ADJP")  # "most of"
     elif cls in ("ADV", "NEG"):
         h = words[w.head] if w.head >= 0 else None
         if w.right and all(words[d].cls in ("NUM", "CUR") for d in w.right):
@@ -672,10 +686,14 @@ def _other(words: list[_Word], w: _Word) -> _Plan:
         p.add(_PHRASE.get(cls, "X"))
     coord = _coordination(words, w) if p.labels else None
     if coord is not None and not _bare(words, w.right[coord:]):
+        for d in w.right[:coord]:
+            p.fixed.setdefault(d, len(p.labels) - 1)
         lvl = p.add(p.labels[-1])
         for d in w.right[coord:]:
             p.fixed[d] = lvl
-    if w.head < 0 and p.labels and p.labels[-1] not in ("S", "FRAG", "INTJ"):
+    if w.head < 0 and not p.labels:
+        p.add(_PHRASE.get(cls, "X") if cls not in ("P", "PUNCT", "CC") else "X")
+    if w.head < 0 and p.labels[-1] not in ("S", "FRAG", "INTJ", "X"):
         p.add("FRAG")
     return p
 

@@ -152,7 +152,8 @@ class ModelControl(QObject):
         """Decode with ``version`` from now on (uncorrected sentences are re-decoded)."""
         if version == BUNDLED:
             load = self.startup_loader()
-            name = f"version 0 ({self.startup_name})"
+            name = "version 0 (" + (self.startup_name if self.startup_path is not None
+                                    else "the bundled model that fits this file") + ")"
         elif model is not None:
             load, name = (lambda: model), f"version {version}"
         else:

@@ -524,13 +524,7 @@ def _noun(words: list[_Word], w: _Word, left: list[int] | None = None) -> _Plan:
     if prenominal and qp and (w.cls == "CUR" or any(words[d].cls == "CUR" for d in nums)):
         p.add("ADJP")
     coord = _coordination(words, w)
-    after = len(w.right)  # modifiers after the last conjunct modify the whole coordination
-    if coord is not None:
-        cc = next((k for k in range(coord, after) if words[w.right[k]].cls == "CC"), coord)
-        last = next((k for k in range(cc + 1, after) if words[w.right[k]].cls != "PUNCT"), None)
-        if last is not None and words[w.right[last]].rel != "conj":
-            after = next((k for k in range(last + 1, after)
-                          if words[w.right[k]].cls not in ("PUNCT", "CC")), after)
+    after = _coordination_end(words, w, coord)
     if coord is not None and _bare(words, w.right[coord:after]):
         coord = None  # "notes and bonds": one flat NP
     end = after if coord is None else coord
@@ -565,6 +559,24 @@ def _noun(words: list[_Word], w: _Word, left: list[int] | None = None) -> _Plan:
                 p.fixed[e] = lvl
             break
     return p
+
+
+def _coordination_end(words: list[_Word], w: _Word, coord: int | None) -> int:
+    """Index in ``w.right`` after the last conjunct of the coordination starting at
+    ``coord``: what follows modifies the whole coordination ("the health and safety of our
+    employees")."""
+    right = w.right
+    if coord is None:
+        return len(right)
+    conjs = [k for k in range(coord, len(right)) if words[right[k]].rel == "conj"]
+    if conjs:
+        last = conjs[-1]
+    else:
+        cc = next((k for k in range(coord, len(right)) if words[right[k]].cls == "CC"), coord)
+        last = next((k for k in range(cc + 1, len(right)) if words[right[k]].cls != "PUNCT"),
+                    len(right))
+    return next((k for k in range(last + 1, len(right))
+                 if words[right[k]].cls not in ("PUNCT", "CC")), len(right))
 
 
 def _complement_clause(words: list[_Word], x: _Word) -> bool:

@@ -512,7 +512,8 @@ def _noun(words: list[_Word], w: _Word, left: list[int] | None = None) -> _Plan:
         words[d].left or words[d].right) and (words[d].cls == "ADV" or
                                               words[d].form.lower() in _APPROX)]
     qp = w.cls in ("CUR", "NUM") and (len(nums) >= 2 or w.cls == "NUM" and (nums or approx)) \
-        and not any(words[d].cls == "N" for d in left + w.right)  # not "31 October 1950"
+        and not any(words[d].cls == "N" and not (words[d].left or words[d].right)
+                    for d in left + w.right)  # not "31 October 1950"
     if qp:
         base = p.add("QP")  # "$ 234.4 billion", "9.8 billion"
         if not prenominal:

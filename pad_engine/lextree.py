@@ -57,26 +57,36 @@ class LexNode:
 
     def copy(self) -> LexNode:
         """A deep copy (edits work on copies so that undo can keep the old tree)."""
-        if self.word >= 0:
-            return LexNode(self.label, [], 0, self.word)
-        return LexNode(self.label, [c.copy() for c in self.children], self.head, -1)
+        top = LexNode(self.label, [], self.head, self.word)
+        stack = [(self, top)]
+        while stack:  # iterative: a long chain of dependents makes a very deep tree
+            node, twin = stack.pop()
+            for child in node.children:
+                copy = LexNode(child.label, [], child.head, child.word)
+                twin.children.append(copy)
+                stack.append((child, copy))
+        return top
 
 
 def induced_heads(root: LexNode, n: int) -> list[int]:
     """The d-parse the tree induces: ``heads[m]`` is the 1-based head of word m+1, 0 = root."""
     heads = [0] * n
-
-    def visit(node: LexNode) -> int:
+    head_word: dict[int, int] = {}  # id(node) -> its head word, filled bottom-up
+    stack = [(root, False)]
+    while stack:  # iterative post-order: trees over long sentences can be very deep
+        node, expanded = stack.pop()
         if node.word >= 0:
-            return node.word
-        words = [visit(child) for child in node.children]
-        h = words[node.head]
-        for i, w in enumerate(words):
-            if i != node.head:
-                heads[w] = h + 1
-        return h
-
-    visit(root)
+            head_word[id(node)] = node.word
+        elif not expanded:
+            stack.append((node, True))
+            stack.extend((child, False) for child in node.children)
+        else:
+            words = [head_word[id(child)] for child in node.children]
+            h = words[node.head]
+            for i, w in enumerate(words):
+                if i != node.head:
+                    heads[w] = h + 1
+            head_word[id(node)] = h
     return heads
 
 
@@ -117,17 +127,18 @@ def _escape(word: str) -> str:
 def to_line(root: LexNode, forms: list[str], tags: list[str] | None = None) -> str:
     """One-line Penn bracketing, built directly (this is on the conversion hot path)."""
     parts: list[str] = []
-
-    def emit(node: LexNode) -> None:
-        if node.word >= 0:
+    stack: list[LexNode | str] = [root]
+    while stack:  # iterative: trees over long sentences can be deeper than Python recurses
+        node = stack.pop()
+        if isinstance(node, str):
+            parts.append(node)
+        elif node.word >= 0:
             tag = tags[node.word] if tags is not None else node.label
             parts.append(f"({_escape(tag)} {_escape(forms[node.word])})")
-            return
-        parts.append(f"({node.label}")
-        for child in node.children:
-            parts.append(" ")
-            emit(child)
-        parts.append(")")
-
-    emit(root)
+        else:
+            parts.append(f"({node.label}")
+            stack.append(")")
+            for child in reversed(node.children):
+                stack.append(child)
+                stack.append(" ")
     return "".join(parts)

@@ -1,12 +1,12 @@
 """Batch conversion of a folder of CoNLL files, on this machine's cores or on a Dask cluster.
 
-Files are the unit of work, except that on local processes a large file is cut into parts
-(sentence ranges) so that one big file keeps every core busy; its output is written whole once
-every part is back. Every output is written under a temporary name and renamed when
-complete (``atomic_open``), so a cancelled, killed or crashed run never leaves a partial file
-under a final name, and a worker that dies loses only the file it was writing. A state file in
-the output folder records which model and options made each finished output, so a rerun skips
-outputs that are complete and up to date and converts the rest.
+Files are the unit of work, except that a large file is cut into parts (sentence ranges) so
+that one big file keeps every worker busy; its output is written whole, by the process that
+runs the batch, once every part is back. Every output is written under a temporary name and
+renamed when complete (``atomic_open``), so a cancelled, killed or crashed run never leaves a
+partial file under a final name, and a worker that dies loses only the unit it was on. A
+state file in the output folder records which model and options made each finished output, so
+a rerun skips outputs that are complete and up to date and converts the rest.
 
 The workers (processes of a pool, or Dask workers) load the model once each and read and write
 the files themselves: on a cluster, the input folder, the output folder and the model must be
@@ -40,7 +40,7 @@ REPORT_NAME = "pad-convert-report"  # .json and .txt in the output folder
 STATE_NAME = ".pad-convert-state.jsonl"
 CONVERTED, UP_TO_DATE, FAILED = "converted", "up to date", "failed"
 _TICK = 0.2  # seconds between progress posts and cancel checks inside a file
-PART_BYTES = 1 << 20  # on local processes, files are cut into parts of at least this size
+PART_BYTES = 1 << 20  # with several workers, files are cut into parts of at least this size
 _TEMP = re.compile(r"^\..+\.(mrg|kbest|json|txt|jsonl)\.[0-9a-f]{12}\.tmp$")  # atomic_open's
 
 
@@ -440,13 +440,83 @@ def _pool_task(task: _Task) -> tuple[FileResult, dict | None]:
 
 
 def _pool_part(task: _Task, part: int, parts: int) -> tuple[FileResult, str, tuple[int, int]]:
+    return _convert_part(task, part, parts, _worker_cancel.is_set,
+                         lambda *p: _worker_queue.put(p))  # type: ignore[union-attr]
+
+
+def _convert_part(task: _Task, part: int, parts: int, stopped: Callable[[], bool],
+                  post: Post | None) -> tuple[FileResult, str, tuple[int, int]]:
     """A part of a large file: its result, its output text and the input's stamp."""
     started = time.perf_counter()
     out = io.StringIO()
-    result, before = _convert_range(task, part, parts, out, _worker_cancel.is_set,
-                                    lambda *p: _worker_queue.put(p))  # type: ignore[union-attr]
+    result, before = _convert_range(task, part, parts, out, stopped, post)
     result.seconds = time.perf_counter() - started
     return result, out.getvalue(), (before.st_mtime_ns, before.st_size)
+
+
+class _Parts:
+    """The work units of a run: whole files, and the parts of large files, which are joined
+    and written (atomically) when the last one is back."""
+
+    def __init__(self, todo: list[_Task], tracker: _Tracker, workers: int, finish: Finish):
+        self.finish = finish
+        self.pieces: dict[int, list] = {}  # file index -> the results of its parts, by part
+        self.units: list[tuple[_Task, int, int]] = []  # (task, part or -1 for whole, parts)
+        for task in sorted(todo, key=lambda t: -tracker.sizes[t.index]):  # big files first
+            parts = file_parts(tracker.sizes[task.index], workers)
+            tracker.parts[task.index] = parts
+            if parts == 1:
+                self.units.append((task, -1, 1))
+                continue
+            self.pieces[task.index] = [None] * parts
+            self.units += [(task, part, parts) for part in range(parts)]
+
+    def done(self, task: _Task, part: int, result) -> None:
+        """A unit came back with ``result`` (or the exception that ended it)."""
+        if isinstance(result, _Stop):
+            return
+        if isinstance(result, BaseException):
+            if part < 0 or task.index in self.pieces:
+                self.pieces.pop(task.index, None)
+                self._failed(task, f"worker failed: {result}")
+        elif part < 0:
+            self.finish(task, *result)
+        elif task.index in self.pieces:
+            self.pieces[task.index][part] = result
+            if all(p is not None for p in self.pieces[task.index]):
+                self._join(task, self.pieces.pop(task.index))
+
+    def drop_unfinished(self) -> None:
+        """The run is cancelled: a file with parts still out is not written."""
+        self.pieces.clear()
+
+    def _failed(self, task: _Task, error: str) -> None:
+        self.finish(task, FileResult(task.input, task.output, FAILED, error=error), None)
+
+    def _join(self, task: _Task, parts: list) -> None:
+        if len({stamp for _, _, stamp in parts}) != 1:
+            self._failed(task, "the input file changed during the conversion")
+            return
+        try:
+            os.makedirs(os.path.dirname(task.dst), exist_ok=True)
+            with atomic_open(task.dst, "w") as out:
+                for _, text, _ in parts:
+                    out.write(text)
+            before, after = os.stat(task.src), os.stat(task.dst)
+        except OSError as err:
+            self._failed(task, str(err))
+            return
+        if (before.st_mtime_ns, before.st_size) != parts[0][2]:
+            self._failed(task, "the input file changed during the conversion")
+            return
+        result = FileResult(task.input, task.output, CONVERTED)
+        for r, _, _ in parts:
+            result.sentences += r.sentences
+            result.converted += r.converted
+            result.fallback += r.fallback
+            result.skipped += r.skipped
+            result.seconds = max(result.seconds, r.seconds)
+        self.finish(task, result, _stamp(before, after))
 
 
 def file_parts(size: int, jobs: int) -> int:
@@ -466,21 +536,10 @@ def _run_pool(jobs: int, todo: list[_Task], finish: Finish, tracker: _Tracker,
     cancel_event, posts = ctx.Event(), ctx.Queue()
     pool = ProcessPoolExecutor(jobs, mp_context=ctx, initializer=_init_pool_worker,
                                initargs=(cancel_event, posts))
-    pending: dict = {}
-    pieces: dict[int, list] = {}  # file index -> the results of its parts, by part
-    for task in sorted(todo, key=lambda t: -tracker.sizes[t.index]):  # big files first
-        parts = file_parts(tracker.sizes[task.index], jobs)
-        tracker.parts[task.index] = parts
-        if parts == 1:
-            pending[pool.submit(_pool_task, task)] = (task, -1)
-            continue
-        pieces[task.index] = [None] * parts
-        for part in range(parts):
-            pending[pool.submit(_pool_part, task, part, parts)] = (task, part)
-
-    def failed(task: _Task, error: str) -> None:
-        pieces.pop(task.index, None)
-        finish(task, FileResult(task.input, task.output, FAILED, error=error), None)
+    units = _Parts(todo, tracker, jobs, finish)
+    pending = {(pool.submit(_pool_task, task) if part < 0 else
+                pool.submit(_pool_part, task, part, parts)): (task, part)
+               for task, part, parts in units.units}
 
     def collect(done) -> None:
         while True:
@@ -490,17 +549,9 @@ def _run_pool(jobs: int, todo: list[_Task], finish: Finish, tracker: _Tracker,
                 break
         for future in done:
             task, part = pending.pop(future)
-            if future.cancelled() or isinstance(future.exception(), _Stop):
-                continue
-            if future.exception() is not None:
-                if part < 0 or task.index in pieces:
-                    failed(task, f"worker failed: {future.exception()}")
-            elif part < 0:
-                finish(task, *future.result())
-            elif task.index in pieces:
-                pieces[task.index][part] = future.result()
-                if all(p is not None for p in pieces[task.index]):
-                    _join_parts(task, pieces.pop(task.index), finish, failed)
+            if not future.cancelled():
+                error = future.exception()
+                units.done(task, part, error if error is not None else future.result())
 
     cancelled = False
     try:
@@ -514,42 +565,14 @@ def _run_pool(jobs: int, todo: list[_Task], finish: Finish, tracker: _Tracker,
     finally:
         if cancelled:
             cancel_event.set()
-            pieces.clear()  # a file with parts still out is not written
+            units.drop_unfinished()
         pool.shutdown(wait=True, cancel_futures=True)
         collect([f for f in pending if f.done()])  # files finished before the stop still count
     return cancelled
 
 
-def _join_parts(task: _Task, parts: list, finish: Finish,
-                failed: Callable[[_Task, str], None]) -> None:
-    """Write a file whose parts are all back, atomically, and finish it."""
-    if len({stamp for _, _, stamp in parts}) != 1:
-        failed(task, "the input file changed during the conversion")
-        return
-    try:
-        os.makedirs(os.path.dirname(task.dst), exist_ok=True)
-        with atomic_open(task.dst, "w") as out:
-            for _, text, _ in parts:
-                out.write(text)
-        before, after = os.stat(task.src), os.stat(task.dst)
-    except OSError as err:
-        failed(task, str(err))
-        return
-    if (before.st_mtime_ns, before.st_size) != parts[0][2]:
-        failed(task, "the input file changed during the conversion")
-        return
-    result = FileResult(task.input, task.output, CONVERTED)
-    for r, _, _ in parts:
-        result.sentences += r.sentences
-        result.converted += r.converted
-        result.fallback += r.fallback
-        result.skipped += r.skipped
-        result.seconds = max(result.seconds, r.seconds)
-    finish(task, result, _stamp(before, after))
-
-
-def _dask_task(task: _Task, cancel_name: str) -> tuple[FileResult, dict | None]:
-    """A file as a Dask task: the cancel event is asked at most once a second."""
+def _dask_stopped(cancel_name: str) -> Callable[[], bool]:
+    """The run's cancel event, asked at most once a second."""
     from distributed import Event
 
     event = Event(cancel_name)
@@ -561,13 +584,24 @@ def _dask_task(task: _Task, cancel_name: str) -> tuple[FileResult, dict | None]:
             asked[:] = [now, event.is_set()]
         return asked[1]
 
-    return _convert_file(task, stopped, None)
+    return stopped
+
+
+def _dask_task(task: _Task, cancel_name: str) -> tuple[FileResult, dict | None]:
+    """A whole file as a Dask task (the worker writes its output)."""
+    return _convert_file(task, _dask_stopped(cancel_name), None)
+
+
+def _dask_part(task: _Task, part: int, parts: int,
+               cancel_name: str) -> tuple[FileResult, str, tuple[int, int]]:
+    """Part of a large file as a Dask task (its text comes back to be joined)."""
+    return _convert_part(task, part, parts, _dask_stopped(cancel_name), None)
 
 
 def _run_dask(address: str, todo: list[_Task], finish: Finish, tracker: _Tracker,
               stop: Callable[[], bool]) -> bool:
-    """Convert on a Dask cluster, one task per file; True when cancelled. A task whose worker
-    dies is rescheduled by the scheduler on another worker."""
+    """Convert on a Dask cluster, large files in parts; True when cancelled. A task whose
+    worker dies is rescheduled by the scheduler on another worker."""
     try:
         from distributed import Client, Event
     except ImportError as err:
@@ -580,20 +614,26 @@ def _run_dask(address: str, todo: list[_Task], finish: Finish, tracker: _Tracker
     cancelled = False
     with client:
         event = Event(name, client=client)
-        pending = {client.submit(_dask_task, t, name, pure=False,
-                                 key=f"pad-convert-{t.index}-{name[-8:]}"): t for t in todo}
+        workers = max(1, sum(w.get("nthreads", 1) for w in
+                             client.scheduler_info().get("workers", {}).values()))
+        units = _Parts(todo, tracker, workers, finish)
+        pending = {}
+        for task, part, parts in units.units:
+            key = f"pad-convert-{task.index}-{max(part, 0)}-{name[-8:]}"
+            future = (client.submit(_dask_task, task, name, pure=False, key=key) if part < 0
+                      else client.submit(_dask_part, task, part, parts, name, pure=False,
+                                         key=key))
+            pending[future] = (task, part)
         try:
             while pending and not cancelled:
                 time.sleep(_TICK)
                 for future in [f for f in pending if f.done()]:
-                    task = pending.pop(future)
+                    task, part = pending.pop(future)
                     try:
-                        finish(task, *future.result())
-                    except _Stop:
-                        pass
+                        result = future.result()
                     except Exception as err:  # noqa: BLE001 - reported per file
-                        finish(task, FileResult(task.input, task.output, FAILED,
-                                                error=f"task failed: {err}"), None)
+                        result = err
+                    units.done(task, part, result)
                 cancelled = stop()
         except KeyboardInterrupt:
             cancelled = True
@@ -601,6 +641,7 @@ def _run_dask(address: str, todo: list[_Task], finish: Finish, tracker: _Tracker
         finally:
             if cancelled:
                 event.set()
+                units.drop_unfinished()
                 client.cancel(list(pending))
     return cancelled
 

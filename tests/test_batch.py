@@ -243,7 +243,7 @@ def test_bad_arguments_fail_with_one_line(tmp_path, toy_model_path, capsys):
 
 @pytest.mark.slow
 def test_dask_local_cluster_converts_and_survives_a_dying_worker(tree, tmp_path,
-                                                                  toy_model_path):
+                                                                  toy_model_path, monkeypatch):
     distributed = pytest.importorskip("distributed")
     assert main(["convert-dir", str(tree), str(tmp_path / "here"), "--model",
                  str(toy_model_path), "--jobs", "1"]) == 0
@@ -257,6 +257,17 @@ def test_dask_local_cluster_converts_and_survives_a_dying_worker(tree, tmp_path,
         report = json.loads((out / "pad-convert-report.json").read_text())
         assert report["workers"] == f"Dask scheduler {address}"
         assert report["totals"]["converted_files"] == 4
+
+        # large files go out in parts (the malformed file here), joined in order
+        import pad_engine.batch as batch
+
+        with monkeypatch.context() as patch:
+            patch.setattr(batch, "PART_BYTES", (tree / "x" / "bad.conll").stat().st_size // 3)
+            parts = convert_folder(tree, tmp_path / "parts", toy_model_path, scheduler=address)
+        assert outputs(tmp_path / "parts") == outputs(tmp_path / "here")
+        assert [f.skipped for f in parts.files] == [f.skipped for f in
+                                                    convert_folder(tree, tmp_path / "one",
+                                                                   toy_model_path, jobs=1).files]
 
         # Kill the worker converting the big file: the file is retried elsewhere, and the
         # outputs finished before are kept.

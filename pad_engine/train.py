@@ -21,7 +21,7 @@ from numba import njit
 from pad_engine.binarize import HEAD_LEFT, LEAF, UNARY, BinNode, binarize, is_intermediate
 from pad_engine.decoder import derivation_features, sentence_structure
 from pad_engine.features import N_BINARY
-from pad_engine.grammar import Grammar
+from pad_engine.grammar import UNKNOWN_TAG, Grammar
 from pad_engine.lextree import LexNode, from_penn, induced_heads
 from pad_engine.model import DEFAULT_BITS, Model
 from pad_engine.parser import Encoded, encode, run_decoder
@@ -92,11 +92,11 @@ def _projections(examples: list[Example]) -> dict[str, str]:
 
 
 def add_backoff_rules(grammar: Grammar) -> int:
-    """Recombine the binary rules of each phrase: any head side seen building phrase A (as
-    A, @A> or @A<) may attach any modifier seen attached to A on the same side, and a tag
-    stands for its family (NN for NNS, NNP...; see Grammar._tag_families). A few hundred trees
-    leave most (head side, modifier) pairs unseen, and without such rules the decoder falls
-    back to glue. Returns the number of rules added."""
+    """Recombine the binary rules of each phrase A: any head side seen building A on one side
+    (as A, @A> or @A<) may attach any modifier seen attached to A on either side, or a word
+    whose tag was never seen; a tag stands for its family (NN for NNS, NNP...). A few hundred
+    trees leave most (head side, modifier) pairs unseen, and without such rules the decoder
+    falls back to glue rules. Returns the number of rules added."""
     members: dict[str, list[int]] = {}
     for tag in grammar.tags:
         members.setdefault(_family(tag), []).append(grammar.symbol(tag))
@@ -107,17 +107,17 @@ def add_backoff_rules(grammar: Grammar) -> int:
         return members[_family(label)] if label in tags else [sym]
 
     heads: dict[tuple[str, int], set[tuple[int, int]]] = {}
-    mods: dict[tuple[str, int], set[int]] = {}
+    mods: dict[str, set[int]] = {}
     for a, h, m, d in grammar.binary:
         label = grammar.symbols[a]
-        key = (label[1:-1] if is_intermediate(label) else label, d)
-        heads.setdefault(key, set()).update((a, x) for x in family(h))
-        mods.setdefault(key, set()).update(family(m))
+        phrase = label[1:-1] if is_intermediate(label) else label
+        heads.setdefault((phrase, d), set()).update((a, x) for x in family(h))
+        mods.setdefault(phrase, {grammar.symbol(UNKNOWN_TAG)}).update(family(m))
     before = len(grammar.binary)
-    for key, pairs in sorted(heads.items()):
+    for (phrase, d), pairs in sorted(heads.items()):
         for a, h in sorted(pairs):
-            for m in sorted(mods[key]):
-                grammar.add_binary(a, h, m, key[1])
+            for m in sorted(mods[phrase]):
+                grammar.add_binary(a, h, m, d)
     return len(grammar.binary) - before
 
 

@@ -7,7 +7,7 @@ from nltk import Tree
 from toy import TREES, toy_examples
 
 from pad_engine.cli import main
-from pad_engine.grammar import Grammar
+from pad_engine.grammar import UNKNOWN_TAG, Grammar
 from pad_engine.learning import (
     CrossValidation,
     cross_validate,
@@ -146,6 +146,7 @@ def test_backoff_rules_recombine_head_sides_and_modifiers():
     assert seen <= rules
     assert (sym("NP"), sym("NN"), sym("JJ"), 1) in rules  # JJ was seen modifying an NP
     assert (sym("NP"), sym("NNS"), sym("DT"), 1) in rules
+    assert (sym("NP"), sym("NN"), sym(UNKNOWN_TAG), 1) in rules  # a tag never seen
     assert not any(m == sym("NN") for _, _, m, _ in rules)  # NN never modified anything
 
 

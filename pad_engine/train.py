@@ -94,9 +94,10 @@ def _projections(examples: list[Example]) -> dict[str, str]:
 def add_backoff_rules(grammar: Grammar) -> int:
     """Recombine the binary rules of each phrase A: any head side seen building A on one side
     (as A, @A> or @A<) may attach any modifier seen attached to A on either side, or a word
-    whose tag was never seen; a tag stands for its family (NN for NNS, NNP...). A few hundred
-    trees leave most (head side, modifier) pairs unseen, and without such rules the decoder
-    falls back to glue rules. Returns the number of rules added."""
+    whose tag was never seen; a tag stands for its family (NN for NNS, NNP...), in unary rules
+    too; and any phrase may sit under TOP. A few hundred trees leave most (head side, modifier)
+    pairs unseen, and without such rules the decoder falls back to glue rules. Returns the
+    number of rules added."""
     members: dict[str, list[int]] = {}
     for tag in grammar.tags:
         members.setdefault(_family(tag), []).append(grammar.symbol(tag))
@@ -113,12 +114,18 @@ def add_backoff_rules(grammar: Grammar) -> int:
         phrase = label[1:-1] if is_intermediate(label) else label
         heads.setdefault((phrase, d), set()).update((a, x) for x in family(h))
         mods.setdefault(phrase, {grammar.symbol(UNKNOWN_TAG)}).update(family(m))
-    before = len(grammar.binary)
+    before = len(grammar.binary) + len(grammar.unary)
     for (phrase, d), pairs in sorted(heads.items()):
         for a, h in sorted(pairs):
             for m in sorted(mods[phrase]):
                 grammar.add_binary(a, h, m, d)
-    return len(grammar.binary) - before
+    for a, b in list(grammar.unary):
+        for x in family(b):
+            grammar.add_unary(a, x)
+    for a, _, _, _ in list(grammar.binary):
+        if not is_intermediate(grammar.symbols[a]):
+            grammar.add_unary(grammar.top, a)
+    return len(grammar.binary) + len(grammar.unary) - before
 
 
 def _family(tag: str) -> str:

@@ -47,8 +47,12 @@ def retrain(examples: list[Example], base: Model | None = None, *,
     if not examples:
         raise ValueError("no trees to train on")
     s = settings_for(len(examples))
+    # a base model trained without the back-off rules has no weights for them: adding them
+    # now lets untrained rules compete with what it learned (bundled model + 200 trees with
+    # back-off: PTB test F1 97.45 -> 97.07; without: 97.35)
+    backoff = s.backoff and (base is None or bool(base.training.get("backoff")))
     model = train(examples, init=base, epochs=s.epochs, eta=s.eta, l1=s.l1, margin=s.margin,
-                  backoff=s.backoff, seed=seed, progress=progress, cancel=cancel,
+                  backoff=backoff, seed=seed, progress=progress, cancel=cancel,
                   headrules=base.headrules if base is not None else "collins")
     model.training["from"] = "continued from a model" if base is not None else "scratch"
     model.training["heads"] = "carried by the training trees"

@@ -57,6 +57,16 @@ def test_retrain_from_a_base_model_keeps_it_and_leaves_it_untouched(ptb30):
     assert evaluate(model, old).f1 > 95.0  # what the base model knew is not lost
 
 
+def test_retrain_adds_no_backoff_rules_to_a_base_model_trained_without_them(ptb30):
+    from pad_engine.train import train
+
+    base = train(ptb30[:15], epochs=2)  # like the bundled model: no back-off rules
+    model = retrain(ptb30[15:], base)
+    assert not model.training["backoff"]
+    assert len(model.grammar.binary) == len(train(ptb30, epochs=1).grammar.binary)
+    assert retrain(ptb30[15:], retrain(ptb30[:15])).training["backoff"]
+
+
 def _odd_heads(tree: Tree) -> LexNode:
     """Lexicalize with heads no head table would pick: every phrase headed by its first child
     (determiners head noun phrases, subjects head clauses)."""

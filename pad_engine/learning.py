@@ -18,7 +18,7 @@ from pad_engine.evalb import bracket_f1, score
 from pad_engine.lextree import to_line
 from pad_engine.model import Model
 from pad_engine.parser import Parser
-from pad_engine.train import Example, Progress, train
+from pad_engine.train import Cancelled, Example, Progress, train
 
 
 @dataclass(frozen=True)
@@ -75,8 +75,6 @@ class Evaluation:
 def evaluate(model: Model, examples: list[Example], prune: bool = True,
              cancel: Callable[[], bool] | None = None) -> Evaluation:
     """Decode every example under its gold d-parse (gold tags) and score it against its tree."""
-    from pad_engine.train import Cancelled
-
     parser = Parser(model)
     gold, test, hows = [], [], Counter()
     for ex in examples:
@@ -106,7 +104,8 @@ def cross_validate(examples: list[Example], folds: int = 5, base: Model | None =
     ValueError). Held-out sentences are decoded with their gold d-parses.
 
     Fold f holds out every example whose index is f modulo the number of folds, so that each
-    fold samples the whole set (corrected sentences tend to come in document order)."""
+    fold samples the whole set (corrected sentences tend to come in document order). A
+    ``base`` that was trained on these examples would score its own training data."""
     if len(examples) < 2:
         raise ValueError(f"cross-validation needs at least 2 trees, got {len(examples)}")
     if folds < 2:

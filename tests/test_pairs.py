@@ -61,3 +61,13 @@ def test_train_with_deps_and_hold_out(gum_dir, tmp_path, capsys):
     assert held["sentences"] > 0 and 0 < held["f1"] <= 100 and held["oracle_f1"] > 50
     assert main(["train", *trees, "--hold-out", "3", "-o", str(out)]) == 1
     assert "--hold-out needs --deps" in capsys.readouterr().err
+
+
+def test_train_backoff_widens_the_grammar(ptb_dir, tmp_path):
+    files = [str(ptb_dir / "wsj_0001.mrg"), str(ptb_dir / "wsj_0002.mrg")]
+    plain, wide = tmp_path / "plain.padmodel", tmp_path / "wide.padmodel"
+    assert main(["train", *files, "--epochs", "1", "-o", str(plain)]) == 0
+    assert main(["train", *files, "--epochs", "1", "--backoff", "-o", str(wide)]) == 0
+    a, b = Model.load(plain), Model.load(wide)
+    assert b.training["backoff"] and not a.training["backoff"]
+    assert len(b.grammar.binary) > len(a.grammar.binary)

@@ -61,10 +61,14 @@ def read_conll(
         try:
             texts.append(raw.decode("utf-8"))
         except UnicodeDecodeError as e:
-            bad[number] = (f"undecodable bytes: line is not valid UTF-8 (byte 0x{raw[e.start]:02x}"
-                           f" at column {e.start + 1}; is the file in another encoding?)")
+            bad[number] = _undecodable(raw, e)
             texts.append(raw.decode("utf-8", errors="replace"))
     return _parse("\n".join(texts), name, pos, on_error, bad)
+
+
+def _undecodable(raw: bytes, e: UnicodeDecodeError) -> str:
+    return (f"undecodable bytes: line is not valid UTF-8 (byte 0x{raw[e.start]:02x}"
+            f" at column {e.start + 1}; is the file in another encoding?)")
 
 
 def parse_conll(
@@ -76,11 +80,36 @@ def parse_conll(
     CPOSTAG) or "auto" (column 5 where it is not "_", else column 4). ``on_error="raise"``
     raises the first ``InputError``; "skip" leaves bad sentences out, records their errors in
     ``skipped`` and goes on. Blank lines (several, whitespace-only, or none at the end), CRLF
-    line endings and a leading BOM are tolerated.
+    line endings and a leading BOM are tolerated. Text decoded with
+    ``errors="surrogateescape"`` may hold bytes that were not UTF-8: each line holding one is
+    an error of its sentence, as in ``read_conll`` (it could not be written out as UTF-8).
     """
     if text.startswith("\ufeff"):
         text = text[1:]
-    return _parse(text, path, pos, on_error, {})
+    return _parse(text, path, pos, on_error, _surrogate_lines(text))
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _surrogate_lines(text: str) -> dict[int, str]:
+    """The problem of each line holding a lone surrogate, by line number."""
+    if _SURROGATE.search(text) is None:
+        return {}
+    bad = {}
+    for number, line in enumerate(text.split("\n"), 1):
+        m = _SURROGATE.search(line)
+        if m is None:
+            continue
+        try:
+            raw = line.encode("utf-8", "surrogateescape")
+            raw.decode("utf-8")
+        except UnicodeEncodeError:
+            bad[number] = (f"lone surrogate U+{ord(m.group()):04X} at column {m.start() + 1} "
+                           "(not encodable text)")
+        except UnicodeDecodeError as e:
+            bad[number] = _undecodable(raw, e)
+    return bad
 
 
 def _parse(text: str, path: str | None, pos: str, on_error: str, bad: dict[int, str]

@@ -64,17 +64,23 @@ def _scan(lines: list[str], first: int, path: str | None, on_error: str, result:
     start = 0  # line number of the current tree's "("
     stray = False  # inside a run of text outside brackets (reported once per run)
     broken = False  # the current tree had an error: report it once, drop the tree
+    # The open tree's error waits for the tree to close: if the text ends first, the trees
+    # after its start are read again (and their errors found again), so it is dropped then.
+    pending: list[InputError] = []
+
+    def report(err: InputError) -> None:
+        if on_error == "raise":
+            raise err
+        result.skipped.append(err)
 
     def fail(problem: str, line: int) -> None:
         nonlocal broken
         if stack:
-            if broken:
-                return
-            broken = True
-        err = InputError(problem, path, line)
-        if on_error == "raise":
-            raise err
-        result.skipped.append(err)
+            if not broken:
+                broken = True
+                pending.append(InputError(problem, path, line))
+            return
+        report(InputError(problem, path, line))
 
     for number in range(first + 1, len(lines) + 1):
         for tok in _TOKEN.findall(lines[number - 1]):
@@ -96,6 +102,8 @@ def _scan(lines: list[str], first: int, path: str | None, on_error: str, result:
                 elif node is not None:
                     result.trees.append(node)
                     result.lines.append(start)
+                elif pending:
+                    report(pending.pop())
             elif not stack:
                 if not stray:
                     fail(f"text outside brackets: {tok!r}", number)
@@ -107,9 +115,8 @@ def _scan(lines: list[str], first: int, path: str | None, on_error: str, result:
                 stack[-1][3] += 1
     if not stack:
         return None
-    broken = False
-    fail(f"unbalanced brackets: {len(stack)} '(' not closed by the end of the text "
-         "(tree starts here)", start)
+    report(InputError(f"unbalanced brackets: {len(stack)} '(' not closed by the end of the "
+                      "text (tree starts here)", path, start))
     # Recover at the next line that opens a tree in column 0: the usual layout of both
     # one-line and indented treebank files, so the missing ')' costs one tree, not the rest.
     return next((i for i in range(start, len(lines)) if lines[i].startswith("(")), None)

@@ -516,3 +516,87 @@ def test_pad_convert_skips_a_sentence_with_undecodable_bytes(tmp_path, capsys):
     lone = parse_conll("1\ta\ud800\t_\tNN\tNN\t_\t0\troot\t_\t_\n", on_error="skip")
     assert [str(e) for e in lone.skipped] == [
         "<input>:1: lone surrogate U+D800 at column 4 (not encodable text)"]
+
+
+# --- damaged Penn input -----------------------------------------------------------------------
+
+PENN_ALPHABET = st.sampled_from(["(", ")", "(", ")", " ", "\n", "NP", "S", "NN", "dog", "TOP",
+                                 "-NONE-", "*T*-1", "()", "\t", "é", "\x00"])
+
+
+def check_penn(text: str) -> None:
+    """Strict mode raises the first error skip mode records, else both read the same trees."""
+    result = parse_penn(text, "fuzz.mrg", on_error="skip")
+    lines = text.split("\n")
+    for tree, line in zip(result.trees, result.lines, strict=True):
+        assert tree.label() == "TOP" and len(tree) > 0
+        assert 1 <= line <= len(lines)
+        assert tree.leaves() and all(isinstance(w, str) and w for w in tree.leaves())
+        Tree.fromstring(str(tree))  # prints as a well-formed bracketing
+    for err in result.skipped:
+        assert 1 <= err.line <= len(lines)
+        assert str(err).startswith(f"fuzz.mrg:{err.line}: ")
+    # In the order of the text (a tree inside an unclosed one is not reported twice).
+    assert [e.line for e in result.skipped] == sorted(e.line for e in result.skipped)
+    if result.skipped:
+        with pytest.raises(InputError) as info:
+            parse_penn(text, "fuzz.mrg")
+        assert str(info.value) == str(result.skipped[0])
+    else:
+        assert parse_penn(text, "fuzz.mrg").trees == result.trees
+
+
+@fuzz(300)
+@given(st.lists(PENN_ALPHABET, max_size=60).map(" ".join))
+def test_garbage_penn_text_gives_only_clear_errors(text):
+    check_penn(text)
+
+
+@pytest.fixture(scope="module")
+def ptb_text(ptb_dir) -> str:
+    return "".join((ptb_dir / f"wsj_000{i}.mrg").read_text() for i in (1, 2, 3, 4))
+
+
+@fuzz(100)
+@given(st.data())
+def test_damaged_penn_trees_cost_only_themselves(ptb_text, data):
+    good = parse_penn(ptb_text)
+    text = ptb_text
+    at = data.draw(st.integers(0, len(text)))
+    how = data.draw(st.sampled_from(["drop_open", "drop_close", "insert", "cut"]))
+    if how in ("drop_open", "drop_close"):
+        brackets = [i for i, c in enumerate(text) if c == ("(" if how == "drop_open" else ")")]
+        at = data.draw(st.sampled_from(brackets))
+        text = text[:at] + text[at + 1:]
+    elif how == "insert":
+        text = text[:at] + data.draw(st.sampled_from(["()", "(", ")", "junk", "(X", "( )"])) \
+            + text[at:]
+    else:
+        text = text[:at]
+    damaged_line = text[:at].count("\n") + 1
+    note(f"{how} at line {damaged_line}")
+    check_penn(text)
+    # Trees wholly before or after the damaged one read back unchanged.
+    result = parse_penn(text, "fuzz.mrg", on_error="skip")
+    starts = good.lines + [10**9]
+    hit = max(k for k in range(len(good.trees)) if starts[k] <= damaged_line) \
+        if damaged_line >= starts[0] else -1
+    got = {(line, str(tree)) for tree, line in zip(result.trees, result.lines)}
+    for k, (tree, line) in enumerate(zip(good.trees, good.lines)):
+        if k < hit or (k > hit and how != "cut"):
+            assert (line, str(tree)) in got, f"tree {k} at line {line} lost"
+
+
+def test_error_inside_a_tree_swallowed_by_an_unclosed_one_is_reported_once():
+    """Regression (found by the garbage test): the tree after an unclosed one was read as part
+    of it, and then again on its own, so skip mode reported its error twice, out of order."""
+    text = "(S (NP (NN a))\n(S (NN x) y z)\n(S (NN b))\n"
+    result = parse_penn(text, "f.mrg", on_error="skip")
+    assert [str(e) for e in result.skipped] == [
+        "f.mrg:1: unbalanced brackets: 1 '(' not closed by the end of the text "
+        "(tree starts here)",
+        "f.mrg:2: word 'y' has no preterminal of its own: write it as (TAG y)",
+    ]
+    assert [t.leaves() for t in result.trees] == [["b"]]
+    with pytest.raises(InputError, match="f.mrg:1: unbalanced"):
+        parse_penn(text, "f.mrg")

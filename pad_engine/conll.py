@@ -61,12 +61,13 @@ def read_conll(
         try:
             texts.append(raw.decode("utf-8"))
         except UnicodeDecodeError as e:
-            bad[number] = _undecodable(raw, e)
+            bad[number] = undecodable_problem(raw, e)
             texts.append(raw.decode("utf-8", errors="replace"))
     return _parse("\n".join(texts), name, pos, on_error, bad)
 
 
-def _undecodable(raw: bytes, e: UnicodeDecodeError) -> str:
+def undecodable_problem(raw: bytes, e: UnicodeDecodeError) -> str:
+    """What to say about a line of ``raw`` bytes that failed to decode with ``e``."""
     return (f"undecodable bytes: line is not valid UTF-8 (byte 0x{raw[e.start]:02x}"
             f" at column {e.start + 1}; is the file in another encoding?)")
 
@@ -108,7 +109,7 @@ def _surrogate_lines(text: str) -> dict[int, str]:
             bad[number] = (f"lone surrogate U+{ord(m.group()):04X} at column {m.start() + 1} "
                            "(not encodable text)")
         except UnicodeDecodeError as e:
-            bad[number] = _undecodable(raw, e)
+            bad[number] = undecodable_problem(raw, e)
     return bad
 
 

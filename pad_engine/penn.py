@@ -18,6 +18,7 @@ from typing import TextIO
 from nltk import Tree
 
 from pad_engine.atomic import atomic_write_text
+from pad_engine.conll import undecodable_problem
 from pad_engine.errors import InputError
 
 _TOKEN = re.compile(r"\(|\)|[^\s()]+")
@@ -34,10 +35,26 @@ class PennResult:
 
 
 def read_penn(path: str | os.PathLike[str], *, on_error: str = "raise") -> PennResult:
-    """Read every tree of a Penn-bracketed file (see ``parse_penn``)."""
-    with open(path, encoding="utf-8") as f:
-        text = f.read()
-    return parse_penn(text, os.fspath(path), on_error=on_error)
+    """Read every tree of a Penn-bracketed file (see ``parse_penn``): UTF-8, a BOM allowed,
+    any line ending. A line that is not valid UTF-8 is an error of the tree it is in (the
+    rest of the file still reads), as in ``read_conll``."""
+    name = os.fspath(path)
+    with open(name, "rb") as f:
+        data = f.read()
+    data = data.removeprefix(b"\xef\xbb\xbf").replace(b"\r\n", b"\n").replace(b"\r", b"\n")
+    try:
+        return _parse(data.decode("utf-8"), name, on_error, {})
+    except UnicodeDecodeError:
+        pass
+    texts = []
+    bad: dict[int, str] = {}
+    for number, raw in enumerate(data.split(b"\n"), 1):
+        try:
+            texts.append(raw.decode("utf-8"))
+        except UnicodeDecodeError as e:
+            bad[number] = undecodable_problem(raw, e)
+            texts.append(raw.decode("utf-8", errors="replace"))
+    return _parse("\n".join(texts), name, on_error, bad)
 
 
 def parse_penn(text: str, path: str | None = None, *, on_error: str = "raise") -> PennResult:
@@ -45,19 +62,25 @@ def parse_penn(text: str, path: str | None = None, *, on_error: str = "raise") -
 
     ``on_error="raise"`` raises the first ``InputError``; ``"skip"`` records it in
     ``skipped`` and goes on with the next tree, so one bad tree does not cost a whole file.
+    A leading BOM is ignored.
     """
+    return _parse(text.removeprefix("\ufeff"), path, on_error, {})
+
+
+def _parse(text: str, path: str | None, on_error: str, bad: dict[int, str]) -> PennResult:
+    """``bad`` maps line numbers to the problem of a line whose bytes were not UTF-8."""
     if on_error not in ("raise", "skip"):
         raise ValueError(f"on_error must be 'raise' or 'skip', not {on_error!r}")
     result = PennResult()
     lines = text.split("\n")
     first: int | None = 0
     while first is not None:
-        first = _scan(lines, first, path, on_error, result)
+        first = _scan(lines, first, path, on_error, result, bad)
     return result
 
 
-def _scan(lines: list[str], first: int, path: str | None, on_error: str, result: PennResult
-          ) -> int | None:
+def _scan(lines: list[str], first: int, path: str | None, on_error: str, result: PennResult,
+          bad: dict[int, str]) -> int | None:
     """Read trees from line index ``first`` on; after an unclosed tree, return the line
     index to resume at (None when done)."""
     stack: list[list] = []  # open nodes: [label, children, line of "(", number of words]
@@ -83,7 +106,12 @@ def _scan(lines: list[str], first: int, path: str | None, on_error: str, result:
         report(InputError(problem, path, line))
 
     for number in range(first + 1, len(lines) + 1):
+        undecodable = bad.get(number) if bad else None
         for tok in _TOKEN.findall(lines[number - 1]):
+            if undecodable is not None and "\ufffd" in tok:  # the replaced bytes
+                fail(undecodable, number)
+                undecodable = None
+                stray = stray or not stack  # said already: not "text outside brackets" too
             if tok == "(":
                 stray = False
                 if not stack:

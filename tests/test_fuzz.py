@@ -27,7 +27,7 @@ from pad_engine.conll import ConllResult, parse_conll, read_conll
 from pad_engine.deptree import DepSentence, is_projective
 from pad_engine.errors import InputError
 from pad_engine.model import default_model_path
-from pad_engine.penn import parse_penn
+from pad_engine.penn import parse_penn, read_penn
 from pad_engine.projectivize import projectivize
 
 FUZZ = settings(derandomize=True, database=None, deadline=None,
@@ -552,9 +552,16 @@ def test_garbage_penn_text_gives_only_clear_errors(text):
     check_penn(text)
 
 
+class _Text(str):
+    """A long text that falsifying examples show by its length."""
+
+    def _repr_pretty_(self, p, cycle: bool) -> None:
+        p.text(f"<{len(self)} characters>")
+
+
 @pytest.fixture(scope="module")
 def ptb_text(ptb_dir) -> str:
-    return "".join((ptb_dir / f"wsj_000{i}.mrg").read_text() for i in (1, 2, 3, 4))
+    return _Text("".join((ptb_dir / f"wsj_000{i}.mrg").read_text() for i in (1, 2, 3, 4)))
 
 
 @fuzz(100)
@@ -600,3 +607,47 @@ def test_error_inside_a_tree_swallowed_by_an_unclosed_one_is_reported_once():
     assert [t.leaves() for t in result.trees] == [["b"]]
     with pytest.raises(InputError, match="f.mrg:1: unbalanced"):
         parse_penn(text, "f.mrg")
+
+
+@fuzz(60)
+@given(st.data())
+def test_penn_file_with_bytes_that_are_not_utf8_costs_only_their_tree(ptb_text, data):
+    raw = ptb_text.encode()
+    at = data.draw(st.integers(0, len(raw)))
+    damaged = raw[:at] + data.draw(st.sampled_from(INVALID_UTF8)) + raw[at:]
+    line = raw[:at].count(b"\n") + 1
+    good = parse_penn(ptb_text)
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "damaged.mrg"
+        path.write_bytes(damaged)
+        result = read_penn(path, on_error="skip")
+        assert any(str(e).startswith(f"{path}:{line}: undecodable bytes")
+                   for e in result.skipped)
+        with pytest.raises(InputError) as info:
+            read_penn(path)
+        assert str(info.value) == str(result.skipped[0])
+    kept = set(zip(result.lines, map(str, result.trees)))
+    lost = [start for start, tree in zip(good.lines, good.trees) if (start, str(tree)) not in kept]
+    assert len(lost) <= 1 and all(start <= line for start in lost)
+
+
+def test_penn_file_with_a_bom_and_crlf_reads(tmp_path):
+    """Regression: a BOM was read as text outside brackets (the CoNLL reader allows one)."""
+    path = tmp_path / "bom.mrg"
+    path.write_bytes(b"\xef\xbb\xbf(S (NN a))\r\n(S\r(NN b))\r\n")
+    result = read_penn(path)
+    assert [t.leaves() for t in result.trees] == [["a"], ["b"]]
+    assert result.lines == [1, 2]
+    assert parse_penn("\ufeff(S (NN a))").trees == [Tree("TOP", [Tree("S", [Tree("NN", ["a"])])])]
+
+
+def test_penn_file_with_invalid_utf8_names_the_line(tmp_path):
+    """Regression: read_penn raised a bare UnicodeDecodeError (no file, no line)."""
+    path = tmp_path / "latin1.mrg"
+    path.write_bytes(b"(S (NN a))\n(S (NN ni\xf1o))\n(S (NN b))\n")
+    with pytest.raises(InputError) as info:
+        read_penn(path)
+    assert str(info.value).startswith(f"{path}:2: undecodable bytes")
+    result = read_penn(path, on_error="skip")
+    assert [t.leaves() for t in result.trees] == [["a"], ["b"]]
+    assert [(e.line, "UTF-8" in e.problem) for e in result.skipped] == [(2, True)]

@@ -24,7 +24,7 @@ from pad_engine import cli
 from pad_engine.api import Candidate, Engine
 from pad_engine.batch import CONVERTED, convert_folder
 from pad_engine.conll import ConllResult, parse_conll, read_conll
-from pad_engine.deptree import DepSentence, is_projective
+from pad_engine.deptree import DepSentence, is_projective, tree_problem
 from pad_engine.errors import InputError
 from pad_engine.model import default_model_path
 from pad_engine.penn import parse_penn, read_penn
@@ -86,7 +86,8 @@ def any_trees(draw, max_n: int = 12) -> list[int]:
 # Forms and unseen tags: anything a CoNLL column can hold except white space (see the xfail
 # test below for words with white space) and surrogates (not encodable).
 _CHARS = st.characters(blacklist_categories=("Cs",), blacklist_characters="\t\n\r")
-_NO_SPACE = st.characters(blacklist_categories=("Cs", "Zs", "Zl", "Zp"))
+_NO_SPACE = st.characters(blacklist_categories=("Cs", "Zs", "Zl", "Zp"),
+                          blacklist_characters="\t\n\x0b\x0c\r\x1c\x1d\x1e\x1f\x85")
 WORDS = st.text(_NO_SPACE, min_size=1, max_size=8).filter(lambda w: not any(map(str.isspace, w)))
 UNSEEN_TAGS = WORDS.filter(lambda t: t not in TAGS)
 
@@ -148,7 +149,7 @@ def check_all(sent: DepSentence, heads: list[int], k: int = 4) -> list[Candidate
 # --- random d-parses through the engine -------------------------------------------------------
 
 
-@fuzz(80)
+@fuzz(200)
 @given(st.data())
 def test_random_projective_trees_decode_consistently(data):
     heads = data.draw(projective_trees())
@@ -179,7 +180,7 @@ def test_huge_projective_sentences(n, rnd, unseen):
     check_all(sent, heads, k=3)
 
 
-@fuzz(30)
+@fuzz(100)
 @given(st.data())
 def test_unseen_tags_and_words_back_off_to_a_tree(data):
     heads = data.draw(projective_trees(max_n=15))
@@ -203,12 +204,13 @@ def test_words_with_white_space_still_give_a_penn_line_that_reads_back(data):
     assert len(tree.leaves()) == n
 
 
-@fuzz(60)
+@fuzz(150)
 @given(any_trees(), st.data())
 def test_non_projective_trees_are_lifted_then_decoded_consistently(heads, data):
     sent = sentence(data.draw, heads)
     projective, lifts = projectivize(heads)
     note(f"projectivized {projective}, lifts {lifts}")
+    event(f"{len(lifts)} arcs lifted" if lifts else "projective")
     assert is_projective(projective)
     assert (lifts == []) == is_projective(heads)
     # The lifts turn the input into the projectivized heads, each moving an arc upwards.
@@ -226,6 +228,28 @@ def test_non_projective_trees_are_lifted_then_decoded_consistently(heads, data):
         m for m in range(1, len(heads) + 1) if heads[m - 1] != projective[m - 1]]
     for cand in check_all(sent, projective, k=3):
         assert cand.lifted == lifts
+
+
+@fuzz(200)
+@given(st.data())
+def test_any_head_list_gives_a_consistent_tree_or_a_clear_error(data):
+    """Heads straight from the API (not through the reader): out of range, cycles, no root,
+    several roots, tags of the wrong length."""
+    n = data.draw(st.integers(0, 10))
+    heads = data.draw(st.lists(st.integers(-2, n + 2), min_size=n, max_size=n))
+    forms = data.draw(st.lists(WORDS, min_size=n, max_size=n))
+    tags = data.draw(st.lists(KNOWN_TAGS, min_size=max(0, n - 1), max_size=n + 1))
+    sent = DepSentence(forms, tags, heads)
+    bad = tree_problem(heads) is not None or len(tags) != n
+    for call in (lambda: [ENGINE.best(sent)], lambda: ENGINE.candidates(sent, 2)):
+        try:
+            cands = call()
+        except InputError as err:
+            assert bad and err.problem
+            continue
+        assert not bad
+        for cand in cands:
+            check_tree(cand, sent, projectivize(heads)[0])
 
 
 # --- damaged CoNLL files ----------------------------------------------------------------------

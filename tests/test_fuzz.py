@@ -515,6 +515,38 @@ def test_damaged_conll_files_through_pad_convert_and_batch(ewt_blocks, data):
         assert batch_out.split("\n")[:-1] == expected
 
 
+@fuzz(6)
+@given(st.data())
+def test_damaged_conll_files_through_pad_convert_kbest(ewt_blocks, data):
+    """``pad convert --kbest``: a block of SCORE<TAB>TREE lines and a blank line per input
+    sentence, best first, each tree consistent with the sentence's projectivized d-parse;
+    one empty line where a sentence was skipped."""
+    dmg = data.draw(damaged_files(ewt_blocks))
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "damaged.conllu"
+        path.write_bytes(dmg.data)
+        result = read_conll(path, on_error="skip")
+        out = Path(tmp) / "out.kbest"
+        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+            code = cli.main(["convert", str(path), "-o", str(out), "--kbest", "3",
+                             "--model", str(default_model_path())])
+        assert code == 0
+        written = out.read_bytes().decode()
+    order = sorted([(s.line, s) for s in result.sentences]
+                   + [(e.line, None) for e in result.skipped], key=lambda x: x[0])
+    expected = []
+    for _, sent in order:
+        if sent is None:
+            expected.append("\n")
+            continue
+        cands = ENGINE.candidates(sent, 3)
+        heads = projectivize(sent.heads)[0]
+        for cand in cands:
+            assert cand.heads() == heads
+        expected.append("".join(f"{c.score:.4f}\t{c.penn(sent.forms)}\n" for c in cands) + "\n")
+    assert written == "".join(expected)
+
+
 def test_pad_convert_skips_a_sentence_with_undecodable_bytes(tmp_path, capsys):
     """Regression (found by the fuzzer): ``pad convert`` decodes its input with
     ``surrogateescape``, so a word with a Latin-1 byte passed the reader and the UTF-8 writer

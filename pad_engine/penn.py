@@ -134,7 +134,7 @@ def _scan(lines: list[str], first: int, path: str | None, on_error: str, result:
                     report(pending.pop())
             elif not stack:
                 if not stray:
-                    fail(f"text outside brackets: {tok!r}", number)
+                    fail(f"text outside brackets: {_shown(tok)}", number)
                     stray = True
             elif stack[-1][0] is None:
                 stack[-1][0] = tok
@@ -148,6 +148,12 @@ def _scan(lines: list[str], first: int, path: str | None, on_error: str, result:
     # Recover at the next line that opens a tree in column 0: the usual layout of both
     # one-line and indented treebank files, so the missing ')' costs one tree, not the rest.
     return next((i for i in range(start, len(lines)) if lines[i].startswith("(")), None)
+
+
+def _shown(text: str, limit: int = 40) -> str:
+    """``text`` quoted for an error message, cut short: a binary file's run of bytes without
+    white space would otherwise make the one-line message megabytes long."""
+    return repr(text) if len(text) <= limit else f"{text[:limit]!r}... ({len(text)} characters)"
 
 
 def _make_node(entry: list, is_root: bool, fail) -> Tree | None:

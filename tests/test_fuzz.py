@@ -592,6 +592,7 @@ def check_penn(text: str) -> None:
     for err in result.skipped:
         assert 1 <= err.line <= len(lines)
         assert str(err).startswith(f"fuzz.mrg:{err.line}: ")
+        assert "\n" not in str(err) and len(err.problem) < 200
     # In the order of the text (a tree inside an unclosed one is not reported twice).
     assert [e.line for e in result.skipped] == sorted(e.line for e in result.skipped)
     if result.skipped:
@@ -685,6 +686,17 @@ def test_penn_file_with_bytes_that_are_not_utf8_costs_only_their_tree(ptb_text, 
     kept = set(zip(result.lines, map(str, result.trees)))
     lost = [start for start, tree in zip(good.lines, good.trees) if (start, str(tree)) not in kept]
     assert len(lost) <= 1 and all(start <= line for start in lost)
+
+
+def test_text_outside_brackets_is_cut_short_in_the_message():
+    """Regression: a binary file's run of bytes without white space went whole into the
+    one-line message (``pad train`` on a 1 MB binary printed a 1 MB line)."""
+    with pytest.raises(InputError) as info:
+        parse_penn("\x00" * 10_000, "bin.mrg")
+    assert str(info.value) == (f"bin.mrg:1: text outside brackets: {chr(0) * 40!r}... "
+                               "(10000 characters)")
+    with pytest.raises(InputError, match=r"^f:1: text outside brackets: 'hello'$"):
+        parse_penn("hello", "f")
 
 
 def test_penn_file_with_a_bom_and_crlf_reads(tmp_path):

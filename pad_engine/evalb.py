@@ -33,6 +33,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from pad_engine.conll import undecodable_problem
 from pad_engine.errors import InputError
 
 # COLLINS.prm
@@ -109,8 +110,18 @@ def read_trees(path: str | Path) -> list[str]:
     ignored in both cases.
     """
     path = str(path)
-    with open(path, encoding="utf-8-sig") as f:
-        lines = f.read().split("\n")
+    with open(path, "rb") as f:
+        data = f.read()
+    data = data.removeprefix(b"\xef\xbb\xbf")
+    try:
+        lines = data.decode("utf-8").split("\n")
+    except UnicodeDecodeError:  # name the line, as the other readers do
+        for number, raw in enumerate(data.split(b"\n"), 1):
+            try:
+                raw.decode("utf-8")
+            except UnicodeDecodeError as e:
+                raise InputError(undecodable_problem(raw, e), path, number) from None
+        raise
     while lines and not lines[-1].strip(_WS):
         lines.pop()
     if all(line.count("(") == line.count(")") for line in lines):

@@ -7,6 +7,7 @@ head rules make them from Penn trees, and the app edits them; all of them go thr
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -117,11 +118,15 @@ def to_penn(root: LexNode, forms: list[str]) -> Tree:
     return Tree(root.label, [to_penn(child, forms) for child in root.children])
 
 
+_SPECIAL = re.compile(r"[()\s]")
+
+
 def _escape(word: str) -> str:
-    # Penn brackets in a word would break the bracketing; the treebank convention escapes them.
-    if "(" in word or ")" in word:
-        return word.replace("(", "-LRB-").replace(")", "-RRB-")
-    return word
+    # Brackets or white space in a word would break the bracketing or split the leaf: the
+    # treebank way escapes brackets, and white space becomes "_" (as penn.tree_to_line does).
+    if _SPECIAL.search(word) is None:
+        return word
+    return re.sub(r"\s", "_", word.replace("(", "-LRB-").replace(")", "-RRB-"))
 
 
 def to_line(root: LexNode, forms: list[str], tags: list[str] | None = None) -> str:

@@ -275,3 +275,13 @@ def test_cli_deps_token_mismatch_names_files_and_sentence(tmp_path, capsys):
     test.write_text(_conll(GOLD_DEPS[0]))
     assert main(["eval", "--deps", str(gold), str(test)]) == 1
     assert f"{test}: 1 sentences here but 2 in {gold}" in capsys.readouterr().err
+
+
+def test_bytes_that_are_not_utf8_name_the_file_and_line(tmp_path):
+    from pad_engine.errors import InputError
+    from pad_engine.evalb import read_trees
+
+    path = tmp_path / "latin1.mrg"
+    path.write_bytes(b"(S (NN a))\n(S (NN ni\xf1o))\n")
+    with pytest.raises(InputError, match=r"latin1\.mrg:2: undecodable bytes"):
+        read_trees(path)

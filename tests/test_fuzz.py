@@ -83,8 +83,8 @@ def any_trees(draw, max_n: int = 12) -> list[int]:
     return heads
 
 
-# Forms and unseen tags: anything a CoNLL column can hold except white space (see the xfail
-# test below for words with white space) and surrogates (not encodable).
+# Forms and unseen tags: anything a CoNLL column can hold except white space (see the test
+# below for words with white space) and surrogates (not encodable).
 _CHARS = st.characters(blacklist_categories=("Cs",), blacklist_characters="\t\n\r")
 _NO_SPACE = st.characters(blacklist_categories=("Cs", "Zs", "Zl", "Zp"),
                           blacklist_characters="\t\n\x0b\x0c\r\x1c\x1d\x1e\x1f\x85")
@@ -188,9 +188,6 @@ def test_unseen_tags_and_words_back_off_to_a_tree(data):
     check_all(sent, heads, k=3)
 
 
-@pytest.mark.xfail(strict=True, raises=(AssertionError, ValueError),
-                   reason="lextree.to_line writes words with white space as they are, so the "
-                   "Penn line splits them (penn.tree_to_line escapes white space to '_')")
 @fuzz(20)
 @given(st.data())
 def test_words_with_white_space_still_give_a_penn_line_that_reads_back(data):

@@ -71,3 +71,10 @@ def test_train_backoff_widens_the_grammar(ptb_dir, tmp_path):
     a, b = Model.load(plain), Model.load(wide)
     assert b.training["backoff"] and not a.training["backoff"]
     assert len(b.grammar.binary) > len(a.grammar.binary)
+
+
+def test_train_on_an_empty_file_names_it(tmp_path, capsys):
+    empty = tmp_path / "empty.mrg"
+    empty.write_text("\n", encoding="utf-8")
+    assert main(["train", str(empty), "-o", str(tmp_path / "m.padmodel")]) == 1
+    assert "empty.mrg: no trees to train on" in capsys.readouterr().err

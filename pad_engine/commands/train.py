@@ -92,7 +92,7 @@ def _penn_examples(args: argparse.Namespace) -> list:
     if args.max_sentences > 0:
         trees = trees[: args.max_sentences]
     if not trees:
-        raise InputError("no trees to train on")
+        raise InputError("no trees to train on", ", ".join(args.trees))
     return examples_from_penn(trees, args.headrules)
 
 

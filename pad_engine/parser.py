@@ -186,23 +186,20 @@ def bracket_cost(symbols: list[str], enc: Encoded, gold: LexNode) -> np.ndarray:
     score it maximizes: +1 for a bracket of ``gold``, -1 for any other phrase, 0 for
     intermediate symbols (they are not brackets)."""
     spans = decoder.cell_spans(enc.heads)
-    gold_brackets = set()
+    cells: dict[tuple[int, int], list[int]] = {}
+    for c, (i, j) in enumerate(spans.tolist()):
+        cells.setdefault((i, j), []).append(c)
+    sid = {label: k for k, label in enumerate(symbols)}
+    cost = np.zeros((spans.shape[0], len(symbols)))
+    cost[:, [k for k, label in enumerate(symbols) if not label.startswith("@")]] = -1.0
     stack = [gold]
     while stack:
         node = stack.pop()
         if node.word < 0:
-            gold_brackets.add((node.label, *node.span()))
+            k = sid.get(node.label)
+            if k is not None:
+                cost[cells.get(node.span(), []), k] = 1.0
             stack.extend(node.children)
-    cost = np.zeros((spans.shape[0], len(symbols)))
-    for sid, label in enumerate(symbols):
-        if label.startswith("@"):
-            continue
-        cost[:, sid] = -1.0
-    for c in range(spans.shape[0]):
-        i, j = int(spans[c, 0]), int(spans[c, 1])
-        for sid, label in enumerate(symbols):
-            if (label, i, j) in gold_brackets:
-                cost[c, sid] = 1.0
     return cost
 
 

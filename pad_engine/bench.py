@@ -146,6 +146,7 @@ def run_bench(treebank: Path, model_path: Path | None = None, epochs: int = 10,
     start = time.perf_counter()
     parser.parse(test[0].forms, test[0].tags, test[0].heads, prune=True)
     parser.parse(test[0].forms, test[0].tags, test[0].heads, prune=False)
+    parser.kbest(test[0].forms, test[0].tags, test[0].heads, 10, prune=True)
     figures["jit_warmup_seconds"] = time.perf_counter() - start
     gold = [to_line(ex.lex, ex.forms) for ex in test]
     for prune in (False, True):

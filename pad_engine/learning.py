@@ -72,9 +72,11 @@ class Evaluation:
     hows: Counter = field(default_factory=Counter)  # sentences per decoder pass
 
 
-def evaluate(model: Model, examples: list[Example], prune: bool = True,
+def evaluate(model: Model, examples: list[Example], prune: bool = False,
              cancel: Callable[[], bool] | None = None) -> Evaluation:
-    """Decode every example under its gold d-parse (gold tags) and score it against its tree."""
+    """Decode every example under its gold d-parse (gold tags) and score it against its tree.
+    Exact decoding by default: the figure is the model's, not the pruned search's (pruning
+    cost 0.05-0.15 F1 on the PTB sample learning curve: 500 trees 96.21 pruned, 96.35 exact)."""
     parser = Parser(model)
     gold, test, hows = [], [], Counter()
     for ex in examples:

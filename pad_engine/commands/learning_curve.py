@@ -42,7 +42,8 @@ def run(args: argparse.Namespace) -> int:
     sizes = args.sizes or [*(s for s in DEFAULT_SIZES if s < len(train)), len(train)]
     if max(sizes) > len(train):
         raise InputError(f"--sizes: the train split has only {len(train)} sentences")
-    print(f"# {len(test)} test sentences, gold tags and d-parses ({args.headrules} heads)")
+    print(f"# {len(test)} test sentences, gold tags and d-parses ({args.headrules} heads), "
+          "exact decoding")
     print("# SENTENCES\tF1")
     points = []
     for size in sizes:

@@ -25,13 +25,12 @@ from pad_engine.train import Cancelled, Example, Progress, train
 class Settings:
     """Training settings of :func:`pad_engine.train.train` used by :func:`retrain`.
 
-    Measured on the PTB sample (first N train sentences, test wsj_0160-0199, pruned
-    decoding): the back-off
-    grammar (:func:`pad_engine.train.add_backoff_rules`) is what matters with few trees
-    (200 trees: F1 91.7 -> 94.9; 500: 94.7 -> 96.2; 2000: 96.7 -> 97.2), and it still helps
-    with all 3,396. Epochs (5-20), step size (0.05-0.3), L1 (0-1e-3), margin (0.5-2), more
-    hash bits and averaging several seeds each moved F1 by 0.2 or less at 50, 200, 500, 1000
-    and 2000 trees, within seed noise: one setting serves every data size."""
+    Measured on the PTB sample (first N train sentences, test wsj_0160-0199, pruned decoding):
+    the back-off grammar (:func:`pad_engine.train.add_backoff_rules`) is what matters with few
+    trees (200 trees: F1 91.7 -> 94.9; 500: 94.7 -> 96.2; 2000: 96.7 -> 97.2), and it still
+    helps with all 3,396. Epochs (5-20), step size (0.05-0.3), L1 (0-1e-3), margin (0.5-2), more
+    hash bits and averaging several seeds each moved F1 by 0.2 or less at 50, 200, 500, 1000 and
+    2000 trees, within seed noise: one setting serves every data size."""
 
     epochs: int = 10
     eta: float = 0.1

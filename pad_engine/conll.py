@@ -49,10 +49,16 @@ def read_conll(
     name = os.fspath(path)
     with open(name, "rb") as f:
         data = f.read()
-    if data.startswith(b"\xef\xbb\xbf"):
-        data = data[3:]
+    text, bad = decode_lines(data.removeprefix(b"\xef\xbb\xbf"))
+    return _parse(text, name, pos, on_error, bad)
+
+
+def decode_lines(data: bytes) -> tuple[str, dict[int, str]]:
+    """``data`` as UTF-8 text, and the problem of each line (1-based) that is not valid UTF-8.
+    Such lines are decoded with replacement characters, so the rest of the file still reads;
+    line by line only when the whole is not valid, which keeps the common case fast."""
     try:
-        return _parse(data.decode("utf-8"), name, pos, on_error, {})
+        return data.decode("utf-8"), {}
     except UnicodeDecodeError:
         pass
     texts = []
@@ -63,7 +69,7 @@ def read_conll(
         except UnicodeDecodeError as e:
             bad[number] = undecodable_problem(raw, e)
             texts.append(raw.decode("utf-8", errors="replace"))
-    return _parse("\n".join(texts), name, pos, on_error, bad)
+    return "\n".join(texts), bad
 
 
 def undecodable_problem(raw: bytes, e: UnicodeDecodeError) -> str:

@@ -33,7 +33,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pad_engine.conll import undecodable_problem
+from pad_engine.conll import decode_lines
 from pad_engine.errors import InputError
 
 # COLLINS.prm
@@ -112,16 +112,11 @@ def read_trees(path: str | Path) -> list[str]:
     path = str(path)
     with open(path, "rb") as f:
         data = f.read()
-    data = data.removeprefix(b"\xef\xbb\xbf")
-    try:
-        lines = data.decode("utf-8").split("\n")
-    except UnicodeDecodeError:  # name the line, as the other readers do
-        for number, raw in enumerate(data.split(b"\n"), 1):
-            try:
-                raw.decode("utf-8")
-            except UnicodeDecodeError as e:
-                raise InputError(undecodable_problem(raw, e), path, number) from None
-        raise
+    text, bad = decode_lines(data.removeprefix(b"\xef\xbb\xbf"))
+    if bad:  # name the line, as the other readers do
+        number = min(bad)
+        raise InputError(bad[number], path, number)
+    lines = text.split("\n")
     while lines and not lines[-1].strip(_WS):
         lines.pop()
     if all(line.count("(") == line.count(")") for line in lines):

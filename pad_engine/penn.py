@@ -18,7 +18,7 @@ from typing import TextIO
 from nltk import Tree
 
 from pad_engine.atomic import atomic_write_text
-from pad_engine.conll import undecodable_problem
+from pad_engine.conll import decode_lines
 from pad_engine.errors import InputError
 
 _TOKEN = re.compile(r"\(|\)|[^\s()]+")
@@ -42,19 +42,8 @@ def read_penn(path: str | os.PathLike[str], *, on_error: str = "raise") -> PennR
     with open(name, "rb") as f:
         data = f.read()
     data = data.removeprefix(b"\xef\xbb\xbf").replace(b"\r\n", b"\n").replace(b"\r", b"\n")
-    try:
-        return _parse(data.decode("utf-8"), name, on_error, {})
-    except UnicodeDecodeError:
-        pass
-    texts = []
-    bad: dict[int, str] = {}
-    for number, raw in enumerate(data.split(b"\n"), 1):
-        try:
-            texts.append(raw.decode("utf-8"))
-        except UnicodeDecodeError as e:
-            bad[number] = undecodable_problem(raw, e)
-            texts.append(raw.decode("utf-8", errors="replace"))
-    return _parse("\n".join(texts), name, on_error, bad)
+    text, bad = decode_lines(data)
+    return _parse(text, name, on_error, bad)
 
 
 def parse_penn(text: str, path: str | None = None, *, on_error: str = "raise") -> PennResult:

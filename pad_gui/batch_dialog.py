@@ -17,7 +17,6 @@ from PySide6.QtGui import QAction
 from PySide6.QtWidgets import (
     QCheckBox,
     QDialog,
-    QDialogButtonBox,
     QFileDialog,
     QFormLayout,
     QHBoxLayout,
@@ -41,6 +40,7 @@ from pad_engine.batch import (
     default_jobs,
 )
 from pad_engine.errors import PadError
+from pad_gui.dialogs import job_buttons
 
 POLL_MS = 100
 
@@ -123,14 +123,7 @@ class BatchDialog(QDialog):
         self.report_label.setWordWrap(True)
         self.report_label.setTextInteractionFlags(Qt.TextSelectableByMouse)
 
-        buttons = QDialogButtonBox()
-        self.start_button = buttons.addButton("Start", QDialogButtonBox.ActionRole)
-        self.cancel_button = buttons.addButton("Cancel", QDialogButtonBox.ActionRole)
-        self.close_button = buttons.addButton(QDialogButtonBox.Close)
-        self.cancel_button.setEnabled(False)
-        self.start_button.clicked.connect(self.start)
-        self.cancel_button.clicked.connect(self.cancel)
-        self.close_button.clicked.connect(self.reject)
+        buttons, self.start_button, self.cancel_button, self.close_button = job_buttons(self)
 
         layout = QVBoxLayout(self)
         layout.addLayout(form)

@@ -1,4 +1,5 @@
-"""Small dialogs: the label and head of a node to insert, and the effort summary."""
+"""Small dialogs (the label and head of a node to insert, the effort summary) and the button
+row of the dialogs that run a background job."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from PySide6.QtWidgets import (
     QFormLayout,
     QLabel,
     QLineEdit,
+    QPushButton,
     QTableWidget,
     QTableWidgetItem,
     QVBoxLayout,
@@ -20,6 +22,20 @@ from pad_gui.session import EDIT_KINDS, Session
 
 REFERENCE = ("For comparison: annotators of the Annotate tool accepted about 70% of its "
              "suggestions at about 1,300 tokens an hour.")
+
+
+def job_buttons(dialog) -> tuple[QDialogButtonBox, QPushButton, QPushButton, QPushButton]:
+    """Start / Cancel / Close for a dialog with ``start`` and ``cancel`` slots; Cancel starts
+    disabled (nothing runs yet) and Close rejects the dialog."""
+    buttons = QDialogButtonBox()
+    start = buttons.addButton("Start", QDialogButtonBox.ActionRole)
+    cancel = buttons.addButton("Cancel", QDialogButtonBox.ActionRole)
+    close = buttons.addButton(QDialogButtonBox.Close)
+    cancel.setEnabled(False)
+    start.clicked.connect(dialog.start)
+    cancel.clicked.connect(dialog.cancel)
+    close.clicked.connect(dialog.reject)
+    return buttons, start, cancel, close
 
 
 def label_completer(labels: list[str], parent) -> QCompleter:

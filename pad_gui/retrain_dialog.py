@@ -21,7 +21,6 @@ from PySide6.QtCore import QThread, QTimer
 from PySide6.QtWidgets import (
     QButtonGroup,
     QDialog,
-    QDialogButtonBox,
     QGroupBox,
     QLabel,
     QProgressBar,
@@ -35,6 +34,7 @@ from pad_engine.learning import cross_validate, retrain
 from pad_engine.lextree import LexNode
 from pad_engine.model import Model
 from pad_engine.train import Cancelled, Progress, example_from_lextree
+from pad_gui.dialogs import job_buttons
 from pad_gui.learning_plot import LearningPlot
 from pad_gui.model_versions import ModelControl, model_bytes
 from pad_gui.store import BUNDLED, CONTINUED, SCRATCH
@@ -129,14 +129,7 @@ class RetrainDialog(QDialog):
         self.result_label.setWordWrap(True)
         self.plot = LearningPlot()
 
-        buttons = QDialogButtonBox()
-        self.start_button = buttons.addButton("Start", QDialogButtonBox.ActionRole)
-        self.cancel_button = buttons.addButton("Cancel", QDialogButtonBox.ActionRole)
-        self.close_button = buttons.addButton(QDialogButtonBox.Close)
-        self.cancel_button.setEnabled(False)
-        self.start_button.clicked.connect(self.start)
-        self.cancel_button.clicked.connect(self.cancel)
-        self.close_button.clicked.connect(self.reject)
+        buttons, self.start_button, self.cancel_button, self.close_button = job_buttons(self)
 
         layout = QVBoxLayout(self)
         layout.addWidget(box)

@@ -1,8 +1,10 @@
-"""Shared test fixtures: where the real treebanks live, and skipping when they are absent."""
+"""Shared test fixtures: where the real treebanks live, and skipping when they are absent; the
+GUI tests' tiny model, sample copy and isolated settings."""
 
 from __future__ import annotations
 
 import os
+import shutil
 from pathlib import Path
 
 import pytest
@@ -66,3 +68,41 @@ def random_model():
     rng = np.random.default_rng(7)
     model.weights = rng.normal(0, 1, model.weights.shape).astype(np.float32)
     return model
+
+
+@pytest.fixture(scope="session")
+def tiny_model(tmp_path_factory) -> Path:
+    """A small model trained once per session on the sample's head-marked trees."""
+    from guikit import head_marked
+    from pad_resources import resource_path
+
+    from pad_engine.train import example_from_lextree, train
+
+    lines = resource_path("sample", "sample.heads.ptb").read_text().splitlines()
+    examples = [example_from_lextree(*head_marked(line)) for line in lines]
+    path = tmp_path_factory.mktemp("model") / "tiny.padmodel"
+    train(examples, epochs=3, bits=16).save(path)
+    return path
+
+
+@pytest.fixture
+def isolated_settings(qapp):
+    """QSettings of a test app, cleared before and after (GUI modules use it for every test)."""
+    from PySide6.QtCore import QSettings, QStandardPaths
+
+    QStandardPaths.setTestModeEnabled(True)
+    qapp.setOrganizationName("PAD Studio Tests")
+    qapp.setApplicationName("PAD Studio Tests")
+    QSettings().clear()
+    yield
+    QSettings().clear()
+
+
+@pytest.fixture
+def sample(tmp_path) -> Path:
+    """A copy of the app's sample treebank that a test may change."""
+    from guikit import SAMPLE
+
+    path = tmp_path / "sample.conllu"
+    shutil.copy(SAMPLE, path)
+    return path

@@ -11,64 +11,24 @@ import time
 from pathlib import Path
 
 import pytest
+from guikit import SAMPLE, head_marked
 from nltk import Tree
 from pad_resources import resource_path
-from PySide6.QtCore import QMimeData, QPoint, QPointF, QSettings, QStandardPaths, Qt, QTimer, QUrl
+from PySide6.QtCore import QMimeData, QPoint, QPointF, Qt, QTimer, QUrl
 from PySide6.QtGui import QDropEvent
 from PySide6.QtWidgets import QApplication, QFileDialog
 
 from pad_engine.conll import read_conll
 from pad_engine.deptree import is_projective
 from pad_engine.lextree import LexNode, induced_heads
-from pad_engine.train import example_from_lextree, train
 from pad_gui import app as app_module
 from pad_gui.parse_view import CHANGED_ARC, DIFF, NodeItem
 from pad_gui.session import CORRECTED
 from pad_gui.window import MainWindow
 
-SAMPLE = resource_path("sample", "sample.conllu")
 LONG = 33  # 0-based index of the 30-word sample sentence
 
-
-def head_marked(line: str) -> tuple[LexNode, list[str]]:
-    """A tree from the sample's head-marked Penn format (``*`` marks head children)."""
-    words: list[str] = []
-
-    def build(t: Tree) -> LexNode:
-        if isinstance(t[0], str):
-            words.append(t[0])
-            return LexNode(t.label().rstrip("*"), [], 0, len(words) - 1)
-        kids = [build(c) for c in t]
-        heads = [i for i, c in enumerate(t) if c.label().endswith("*")] or [0]
-        return LexNode(t.label().rstrip("*"), kids, heads[0], -1)
-
-    return build(Tree.fromstring(line)), words
-
-
-@pytest.fixture(scope="session")
-def tiny_model(tmp_path_factory) -> Path:
-    lines = resource_path("sample", "sample.heads.ptb").read_text().splitlines()
-    examples = [example_from_lextree(*head_marked(line)) for line in lines]
-    path = tmp_path_factory.mktemp("model") / "tiny.padmodel"
-    train(examples, epochs=3, bits=16).save(path)
-    return path
-
-
-@pytest.fixture(autouse=True)
-def isolated_settings(qapp):
-    QStandardPaths.setTestModeEnabled(True)
-    qapp.setOrganizationName("PAD Studio Tests")
-    qapp.setApplicationName("PAD Studio Tests")
-    QSettings().clear()
-    yield
-    QSettings().clear()
-
-
-@pytest.fixture
-def sample(tmp_path) -> Path:
-    path = tmp_path / "sample.conllu"
-    shutil.copy(SAMPLE, path)
-    return path
+pytestmark = pytest.mark.usefixtures("isolated_settings")
 
 
 def new_window(qtbot, model: Path) -> MainWindow:

@@ -15,64 +15,22 @@ import time
 from pathlib import Path
 
 import pytest
-from nltk import Tree
-from pad_resources import resource_path
-from PySide6.QtCore import QSettings, QStandardPaths, Qt, QTimer
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QApplication, QFileDialog
 
 from pad_engine import cli
-from pad_engine.lextree import LexNode, to_line
+from pad_engine.lextree import to_line
 from pad_engine.model import Model
 from pad_engine.penn import read_penn
-from pad_engine.train import example_from_lextree, examples_from_penn, train
+from pad_engine.train import examples_from_penn
 from pad_gui import retrain_dialog as retrain_dialog_module
 from pad_gui.retrain_dialog import RetrainDialog, RetrainWorker
 from pad_gui.store import BUNDLED, CONTINUED, SCRATCH, ProjectStore
 from pad_gui.window import MainWindow
 
-SAMPLE = resource_path("sample", "sample.conllu")
 TIMEOUT = 120000  # ms: training and cross-validation on a loaded 2-core machine
 
-
-def head_marked(line: str) -> tuple[LexNode, list[str]]:
-    """A tree from the sample's head-marked Penn format (``*`` marks head children)."""
-    words: list[str] = []
-
-    def build(t: Tree) -> LexNode:
-        if isinstance(t[0], str):
-            words.append(t[0])
-            return LexNode(t.label().rstrip("*"), [], 0, len(words) - 1)
-        kids = [build(c) for c in t]
-        heads = [i for i, c in enumerate(t) if c.label().endswith("*")] or [0]
-        return LexNode(t.label().rstrip("*"), kids, heads[0], -1)
-
-    return build(Tree.fromstring(line)), words
-
-
-@pytest.fixture(scope="module")
-def tiny_model(tmp_path_factory) -> Path:
-    lines = resource_path("sample", "sample.heads.ptb").read_text().splitlines()
-    examples = [example_from_lextree(*head_marked(line)) for line in lines]
-    path = tmp_path_factory.mktemp("model") / "tiny.padmodel"
-    train(examples, epochs=3, bits=16).save(path)
-    return path
-
-
-@pytest.fixture(autouse=True)
-def isolated_settings(qapp):
-    QStandardPaths.setTestModeEnabled(True)
-    qapp.setOrganizationName("PAD Studio Tests")
-    qapp.setApplicationName("PAD Studio Tests")
-    QSettings().clear()
-    yield
-    QSettings().clear()
-
-
-@pytest.fixture
-def sample(tmp_path) -> Path:
-    path = tmp_path / "sample.conllu"
-    shutil.copy(SAMPLE, path)
-    return path
+pytestmark = pytest.mark.usefixtures("isolated_settings")
 
 
 def open_window(qtbot, model: Path, treebank: Path) -> MainWindow:

@@ -22,6 +22,7 @@ from pad_engine.features import (
     binary_context,
     binary_indices,
     binary_score,
+    score_cache,
     unary_context,
     unary_indices,
     unary_score,
@@ -210,16 +211,18 @@ def decode(
     ncell = cbase[n]
     L = U + 1
     nb = binary.shape[0]
+    # only score and best need initializing: the other arrays are read where those are set
     score = np.full((ncell, L, nsym), NEG)
-    bp = np.full((ncell, L, nsym), -1, np.int64)
-    fin = np.zeros((ncell, L, nsym), np.int64)
+    bp = np.empty((ncell, L, nsym), np.int64)
+    fin = np.empty((ncell, L, nsym), np.int64)
     nfin = np.zeros((ncell, L), np.int64)
     best = np.full((ncell, nsym), NEG)
-    best_layer = np.zeros((ncell, nsym), np.int64)
-    bfin = np.zeros((ncell, nsym), np.int64)
+    best_layer = np.empty((ncell, nsym), np.int64)
+    bfin = np.empty((ncell, nsym), np.int64)
     nbfin = np.zeros(ncell, np.int64)
     ctx = np.zeros(N_BINARY, np.int64)
     uctx = np.zeros(N_UNARY, np.int64)
+    cache, stamp = score_cache(nsym)
     all_row = nrows - 1
     use_cells = cell_cost.shape[0] == ncell and cell_cost.shape[1] == nsym
     for t in range(n):
@@ -233,6 +236,7 @@ def decode(
                 if a == 0 and b == 0:
                     s0 = tag_sym[rows[h]]
                     score[c, 0, s0] = 0.0
+                    bp[c, 0, s0] = -1
                     fin[c, 0, 0] = s0
                     nfin[c, 0] = 1
                 for side in range(2):  # 0: came by attaching a left dep, 1: a right dep
@@ -256,7 +260,7 @@ def decode(
                                 continue
                             A = binary[r, 0]
                             s = base_score + sm + binary_score(
-                                ctx, r, A, A * nsym + hs, A * nsym + ms, weights, mask
+                                ctx, r, A, hs, ms, nsym, weights, mask, cache, stamp, 2 * c + side
                             )
                             if r >= glue_binary:
                                 s -= GLUE_PENALTY

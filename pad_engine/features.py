@@ -86,18 +86,33 @@ def feature_index(ctx_value: int, part: int, mask: int) -> int:
     return (g ^ (g >> 32)) & mask
 
 
-@njit(cache=True)
-def binary_score(ctx, rule, parent, parent_head, parent_mod, weights, mask):
+@njit(cache=True, inline="always")
+def _sum(ctx, lo, hi, part, weights, mask):
     s = 0.0
-    for t in range(17):
-        s += weights[feature_index(ctx[t], rule, mask)]
-    for t in range(17, 27):
-        s += weights[feature_index(ctx[t], parent, mask)]
-    s += weights[feature_index(ctx[27], parent_head, mask)]
-    s += weights[feature_index(ctx[28], parent_head, mask)]
-    s += weights[feature_index(ctx[29], parent_mod, mask)]
-    s += weights[feature_index(ctx[30], parent_mod, mask)]
+    for t in range(lo, hi):
+        s += weights[feature_index(ctx[t], part, mask)]
     return s
+
+
+@njit(cache=True)
+def score_cache(nsym: int) -> tuple[np.ndarray, np.ndarray]:
+    """Work arrays of :func:`binary_score`: one slot per parent symbol, stamped with the
+    transition it is valid for."""
+    return np.zeros(nsym), np.full(nsym, -1, np.int64)
+
+
+@njit(cache=True, inline="always")
+def binary_score(ctx, rule, A, hs, ms, nsym, weights, mask, cache, stamp, tid):
+    """Score of binary rule ``rule`` (A -> hs ms) in the transition whose context is ``ctx``.
+    The parent's 10 templates are shared by every rule with parent A in the transition, so
+    they are read once per transition ``tid`` (a number no other transition uses)."""
+    s = _sum(ctx, 0, 17, rule, weights, mask)
+    if stamp[A] != tid:
+        stamp[A] = tid
+        cache[A] = _sum(ctx, 17, 27, A, weights, mask)
+    s += cache[A]
+    s += _sum(ctx, 27, 29, A * nsym + hs, weights, mask)
+    return s + _sum(ctx, 29, 31, A * nsym + ms, weights, mask)
 
 
 @njit(cache=True)

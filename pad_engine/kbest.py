@@ -28,6 +28,7 @@ from pad_engine.features import (
     N_UNARY,
     binary_context,
     binary_score,
+    score_cache,
     unary_context,
     unary_score,
 )
@@ -129,6 +130,7 @@ def decode_kbest(
     used = 0
     ctx = np.zeros(N_BINARY, np.int64)
     uctx = np.zeros(N_UNARY, np.int64)
+    cache, stamp = score_cache(nsym)
     # work buffers reused by every cell (grown on demand)
     e_A = np.empty(256, np.int64)
     e_r = np.empty(256, np.int64)
@@ -193,9 +195,8 @@ def decode_kbest(
                                 if f_cnt[mcell, msym] == 0:
                                     continue
                                 A = binary[r, 0]
-                                s = binary_score(
-                                    ctx, r, A, A * nsym + hsym, A * nsym + msym, weights, mask
-                                )
+                                s = binary_score(ctx, r, A, hsym, msym, nsym, weights, mask,
+                                                 cache, stamp, 2 * c + side)
                                 if r >= glue_binary:
                                     s -= GLUE_PENALTY
                                 e_A[ne], e_r[ne], e_s[ne] = A, r, s

@@ -32,8 +32,17 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _without_scipy_linalg() -> None:
+    """Numba probes SciPy's BLAS when it loads its first cached function, which imports
+    scipy.linalg where SciPy is installed: 0.3-0.4 s of ``pad convert`` start-up. PAD's
+    kernels use no BLAS, so the ``pad`` process marks scipy.linalg unavailable (unless
+    something loaded it already); numba then simply reports no BLAS."""
+    sys.modules.setdefault("scipy.linalg", None)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point: exit code 0 on success, 1 with a one-line reason on bad input."""
+    _without_scipy_linalg()
     parser = build_parser()
     args = parser.parse_args(argv)
     if not getattr(args, "_run", None):

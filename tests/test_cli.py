@@ -90,3 +90,17 @@ def test_convert_kbest_blocks(toy_model_path, tmp_path):
         assert scores == sorted(scores, reverse=True)
         trees = [tree for _, tree in rows]
         assert len(set(trees)) == len(trees) and all(t.startswith("(TOP ") for t in trees)
+
+
+def test_convert_process_does_not_load_scipy_linalg(toy_model_path, tmp_path):
+    """numba's BLAS probe would import scipy.linalg (0.3-0.4 s of start-up) if it could."""
+    import subprocess
+
+    conll = tmp_path / "in.conll"
+    conll.write_text(conll_text(toy_examples()[:1]), encoding="utf-8")
+    probe = ("import sys; from pad_engine.cli import main; "
+             f"code = main(['convert', {str(conll)!r}, '--model', {str(toy_model_path)!r}]); "
+             "print(code, sys.modules.get('scipy.linalg'))")
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                         check=True).stdout.splitlines()
+    assert out[-1] == "0 None"

@@ -18,6 +18,9 @@ import heapq
 from dataclasses import dataclass
 from typing import NamedTuple
 
+import numpy as np
+
+from pad_engine.decoder import is_projective_tree
 from pad_engine.deptree import is_projective, nonprojective_arcs, tree_problem
 from pad_engine.errors import InputError
 
@@ -55,6 +58,10 @@ def projectivize(heads: list[int]) -> tuple[list[int], list[Lift]]:
 
 def projectivize_tree(heads: list[int], budget: int = SEARCH_BUDGET) -> Projectivized:
     """Like :func:`projectivize`, with the proof status; ``budget`` bounds the exact search."""
+    # the common case, a projective tree, in one compiled pass (a tenth of the pure-Python
+    # checks' time, which was a tenth of ``pad convert``'s)
+    if heads and min(heads) >= 0 and is_projective_tree(np.asarray(heads, np.int64) - 1):
+        return Projectivized(list(heads), [], 0, True)
     problem = tree_problem(heads)
     if problem is not None:
         raise InputError(f"not a tree: {problem}")

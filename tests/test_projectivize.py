@@ -114,9 +114,17 @@ def _greedy_count(heads: list[int]) -> list[int]:
     return _greedy(heads)
 
 
-def test_not_a_tree_is_an_input_error():
-    with pytest.raises(InputError, match="not a tree"):
-        projectivize([2, 1])
+@pytest.mark.parametrize("heads, why", [
+    ([2, 1], "no root"),
+    ([0, 3, 2], "cycle"),
+    ([0, -3, 1], "out of range"),  # a negative head must not pass for a second root
+    ([0, 0], "several roots"),
+    ([0, 3], "out of range"),
+    ([], "empty"),
+])
+def test_not_a_tree_is_an_input_error(heads, why):
+    with pytest.raises(InputError, match=f"not a tree: .*{why}"):
+        projectivize(heads)
 
 
 def test_budget_keeps_the_best_found_and_says_so():

@@ -47,7 +47,7 @@ def _rate(count: int, seconds: float) -> float:
     return count / seconds if seconds > 0 else float("inf")
 
 
-def decoder_speed(model: Model, examples: list[Example], prune: bool, repeat: int = 3) -> float:
+def decoder_speed(model: Model, examples: list[Example], prune: bool, repeat: int = 5) -> float:
     """Sentences/s of the decoder alone (encoding excluded), best of ``repeat`` runs."""
     encs = [encode(model, ex.forms, ex.tags, ex.heads) for ex in examples]
     best = float("inf")

@@ -293,6 +293,7 @@ def train(
         "eta": eta,
         "l1": l1,
         "margin": margin,
+        "bits": int(weights.shape[0]).bit_length() - 1,
         "backoff": backoff or bool((init.training if init is not None else {}).get("backoff")),
         "seconds": round(time.perf_counter() - start, 2),
         "date": time.strftime("%Y-%m-%d %H:%M:%S"),

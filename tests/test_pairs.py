@@ -73,6 +73,15 @@ def test_train_backoff_widens_the_grammar(ptb_dir, tmp_path):
     assert len(b.grammar.binary) > len(a.grammar.binary)
 
 
+def test_train_bits_sets_the_weight_table_size(ptb_dir, tmp_path, capsys):
+    files = [str(ptb_dir / "wsj_0001.mrg")]
+    out = tmp_path / "small.padmodel"
+    assert main(["train", *files, "--epochs", "1", "--bits", "16", "-o", str(out)]) == 0
+    assert Model.load(out).weights.shape == (1 << 16,)
+    assert main(["train", *files, "--bits", "30", "-o", str(out)]) == 1
+    assert "--bits must be between 16 and 24, got 30" in capsys.readouterr().err
+
+
 def test_train_on_an_empty_file_names_it(tmp_path, capsys):
     empty = tmp_path / "empty.mrg"
     empty.write_text("\n", encoding="utf-8")

@@ -56,18 +56,28 @@ def evalb_dir() -> Path:
     return _need(EVALB_DIR)
 
 
-@pytest.fixture(scope="session")
-def random_model():
-    """A model with the toy grammar and random weights (for exactness tests)."""
+def _random_model(backoff: bool):
     import numpy as np
     from toy import toy_examples
 
     from pad_engine.train import train
 
-    model = train(toy_examples(), epochs=1, bits=14)
+    model = train(toy_examples(), epochs=1, bits=14, backoff=backoff)
     rng = np.random.default_rng(7)
     model.weights = rng.normal(0, 1, model.weights.shape).astype(np.float32)
     return model
+
+
+@pytest.fixture(scope="session")
+def random_model():
+    """A model with the toy grammar and random weights (for exactness tests)."""
+    return _random_model(backoff=False)
+
+
+@pytest.fixture(scope="session")
+def random_backoff_model():
+    """The same with the back-off rules of ``pad train --backoff`` added to the grammar."""
+    return _random_model(backoff=True)
 
 
 @pytest.fixture(scope="session")

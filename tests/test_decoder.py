@@ -12,7 +12,9 @@ from pad_engine.lextree import LexNode, induced_heads, to_line
 from pad_engine.parser import Parser
 
 
-def test_decoder_matches_brute_force(random_model):
+@pytest.mark.parametrize("which", ["random_model", "random_backoff_model"])
+def test_decoder_matches_brute_force(which, request):
+    random_model = request.getfixturevalue(which)
     rng = random.Random(3)
     tags_pool = ["DT", "NN", "NN", "VBD", "VBD", "IN", "JJ"]
     parser = Parser(random_model)
@@ -69,3 +71,4 @@ def test_flat_node_binarizes_right_first_then_left():
     assert b.right.label == "@NP<" and b.right.right.label == "@NP>"
     assert b.right.right.left.label == "@NP>" and b.right.right.right.label == "SBAR"
     assert induced_heads(debinarize(b), 5) == [3, 3, 0, 3, 3]
+

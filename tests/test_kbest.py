@@ -12,7 +12,9 @@ from pad_engine.lextree import induced_heads, to_line
 from pad_engine.parser import Parser
 
 
-def test_kbest_lists_match_brute_force(random_model):
+@pytest.mark.parametrize("which", ["random_model", "random_backoff_model"])
+def test_kbest_lists_match_brute_force(which, request):
+    random_model = request.getfixturevalue(which)
     rng = random.Random(11)
     parser = Parser(random_model)
     compared = 0

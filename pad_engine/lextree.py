@@ -119,14 +119,16 @@ def to_penn(root: LexNode, forms: list[str]) -> Tree:
 
 
 _SPECIAL = re.compile(r"[()\s]")
+_SPACE = re.compile(r"\s")
 
 
-def _escape(word: str) -> str:
-    # Brackets or white space in a word would break the bracketing or split the leaf: the
-    # treebank way escapes brackets, and white space becomes "_" (as penn.tree_to_line does).
+def escape_word(word: str) -> str:
+    """A word or tag as a Penn line must write it: brackets in it would break the bracketing
+    and white space would split the leaf, so brackets are escaped the treebank way
+    (``-LRB-``/``-RRB-``) and white space becomes "_"."""
     if _SPECIAL.search(word) is None:
         return word
-    return re.sub(r"\s", "_", word.replace("(", "-LRB-").replace(")", "-RRB-"))
+    return _SPACE.sub("_", word.replace("(", "-LRB-").replace(")", "-RRB-"))
 
 
 def to_line(root: LexNode, forms: list[str], tags: list[str] | None = None) -> str:
@@ -139,7 +141,7 @@ def to_line(root: LexNode, forms: list[str], tags: list[str] | None = None) -> s
             parts.append(node)
         elif node.word >= 0:
             tag = tags[node.word] if tags is not None else node.label
-            parts.append(f"({_escape(tag)} {_escape(forms[node.word])})")
+            parts.append(f"({escape_word(tag)} {escape_word(forms[node.word])})")
         else:
             parts.append(f"({node.label}")
             stack.append(")")

@@ -20,6 +20,7 @@ from nltk import Tree
 from pad_engine.atomic import atomic_write_text
 from pad_engine.conll import decode_lines
 from pad_engine.errors import InputError
+from pad_engine.lextree import escape_word
 
 _TOKEN = re.compile(r"\(|\)|[^\s()]+")
 _WRAPPERS = ("", "TOP", "ROOT")
@@ -220,9 +221,8 @@ def _normalize(node: Tree, keep_empty: bool) -> Tree | None:
 def tree_to_line(tree: Tree) -> str:
     """The tree on one line, ``(TOP (S (NP (NNP Pierre)) ...))``, single spaces.
 
-    Built directly rather than with ``pformat`` (this is on the conversion hot path). A word
-    containing brackets or white space would break the bracketing or the line, so brackets
-    are escaped the treebank way (``-LRB-``/``-RRB-``) and white space becomes "_".
+    Built directly rather than with ``pformat`` (this is on the conversion hot path); words
+    are written with :func:`pad_engine.lextree.escape_word`.
     """
     parts: list[str] = []
     append = parts.append
@@ -231,9 +231,7 @@ def tree_to_line(tree: Tree) -> str:
         if len(node) == 1:
             word = node[0]
             if isinstance(word, str):
-                if "(" in word or ")" in word or " " in word or not word.isprintable():
-                    word = _escape(word)
-                append(f"({node.label()} {word})")
+                append(f"({node.label()} {escape_word(word)})")
                 return
         append("(" + node.label())
         for child in node:
@@ -243,10 +241,6 @@ def tree_to_line(tree: Tree) -> str:
 
     emit(tree)
     return "".join(parts)
-
-
-def _escape(word: str) -> str:
-    return re.sub(r"\s", "_", word.replace("(", "-LRB-").replace(")", "-RRB-"))
 
 
 def write_penn(trees: Iterable[Tree], path_or_textio: str | os.PathLike[str] | TextIO) -> None:

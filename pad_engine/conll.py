@@ -47,10 +47,19 @@ def read_conll(
     costs only its own sentence. See ``parse_conll`` for ``pos`` and ``on_error``.
     """
     name = os.fspath(path)
-    with open(name, "rb") as f:
-        data = f.read()
-    text, bad = decode_lines(data.removeprefix(b"\xef\xbb\xbf"))
+    text, bad = read_utf8(name)
     return _parse(text, name, pos, on_error, bad)
+
+
+def read_utf8(path: str, *, newlines: bool = False) -> tuple[str, dict[int, str]]:
+    """A file's text without its BOM, and the problem of each line that is not valid UTF-8
+    (see :func:`decode_lines`); the CoNLL, Penn and EVALB readers all read this way.
+    ``newlines=True`` first turns CR and CRLF line ends into LF."""
+    with open(path, "rb") as f:
+        data = f.read().removeprefix(b"\xef\xbb\xbf")
+    if newlines:
+        data = data.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
+    return decode_lines(data)
 
 
 def decode_lines(data: bytes) -> tuple[str, dict[int, str]]:

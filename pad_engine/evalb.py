@@ -33,7 +33,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pad_engine.conll import decode_lines
+from pad_engine.conll import read_utf8
 from pad_engine.errors import InputError
 
 # COLLINS.prm
@@ -110,9 +110,7 @@ def read_trees(path: str | Path) -> list[str]:
     ignored in both cases.
     """
     path = str(path)
-    with open(path, "rb") as f:
-        data = f.read()
-    text, bad = decode_lines(data.removeprefix(b"\xef\xbb\xbf"))
+    text, bad = read_utf8(path)
     if bad:  # name the line, as the other readers do
         number = min(bad)
         raise InputError(bad[number], path, number)

@@ -18,7 +18,7 @@ from typing import TextIO
 from nltk import Tree
 
 from pad_engine.atomic import atomic_write_text
-from pad_engine.conll import decode_lines
+from pad_engine.conll import read_utf8
 from pad_engine.errors import InputError
 from pad_engine.lextree import escape_word
 
@@ -40,10 +40,7 @@ def read_penn(path: str | os.PathLike[str], *, on_error: str = "raise") -> PennR
     any line ending. A line that is not valid UTF-8 is an error of the tree it is in (the
     rest of the file still reads), as in ``read_conll``."""
     name = os.fspath(path)
-    with open(name, "rb") as f:
-        data = f.read()
-    data = data.removeprefix(b"\xef\xbb\xbf").replace(b"\r\n", b"\n").replace(b"\r", b"\n")
-    text, bad = decode_lines(data)
+    text, bad = read_utf8(name, newlines=True)
     return _parse(text, name, on_error, bad)
 
 

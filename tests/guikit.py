@@ -1,5 +1,6 @@
-"""Helpers of the GUI tests: the app's sample and its head-marked trees (their fixtures, a tiny
-model trained on those trees and settings kept apart from the user's, are in conftest.py)."""
+"""Test helpers around the app's sample: its path and its head-marked tree format (also what
+the edit tests write their trees in). The GUI tests' fixtures, a tiny model trained on the
+sample's trees and settings kept apart from the user's, are in conftest.py."""
 
 from __future__ import annotations
 
@@ -12,7 +13,8 @@ SAMPLE = resource_path("sample", "sample.conllu")
 
 
 def head_marked(line: str) -> tuple[LexNode, list[str]]:
-    """A tree from the sample's head-marked Penn format (``*`` marks head children)."""
+    """A tree from the head-marked Penn format: a trailing ``*`` marks the one head child of
+    every phrase."""
     words: list[str] = []
 
     def build(t: Tree) -> LexNode:
@@ -20,7 +22,8 @@ def head_marked(line: str) -> tuple[LexNode, list[str]]:
             words.append(t[0])
             return LexNode(t.label().rstrip("*"), [], 0, len(words) - 1)
         kids = [build(c) for c in t]
-        heads = [i for i, c in enumerate(t) if c.label().endswith("*")] or [0]
+        heads = [i for i, c in enumerate(t) if c.label().endswith("*")]
+        assert len(heads) == 1, t
         return LexNode(t.label().rstrip("*"), kids, heads[0], -1)
 
     return build(Tree.fromstring(line)), words

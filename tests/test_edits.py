@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from nltk import Tree
+from guikit import head_marked
 
 from pad_engine.edits import (
     brackets,
@@ -17,30 +17,13 @@ from pad_engine.edits import (
 )
 from pad_engine.lextree import LexNode, induced_heads, to_line
 
-
-def lex(penn: str) -> tuple[LexNode, list[str]]:
-    """A lexicalized tree from a Penn string where a trailing * marks each head child."""
-    words: list[str] = []
-
-    def build(t: Tree) -> LexNode:
-        if isinstance(t[0], str):
-            words.append(t[0])
-            return LexNode(t.label().rstrip("*"), [], 0, len(words) - 1)
-        kids = [build(c) for c in t]
-        heads = [i for i, c in enumerate(t) if c.label().endswith("*")]
-        assert len(heads) == 1, t
-        return LexNode(t.label().rstrip("*"), kids, heads[0], -1)
-
-    return build(Tree.fromstring(penn)), words
-
-
 SENT = ("(TOP (S* (NP (DT The) (JJ old) (NN* dog)) (VP* (VBD* saw) (NP (DT a) (NN* cat))"
         " (PP (IN* in) (NP (DT the) (NN* garden)))) (. .)))")
 
 
 @pytest.fixture
 def tree():
-    return lex(SENT)
+    return head_marked(SENT)
 
 
 def line(t: LexNode, words: list[str]) -> str:

@@ -13,6 +13,8 @@ import contextlib
 import io
 import tempfile
 from dataclasses import dataclass
+from functools import cached_property
+from itertools import accumulate
 from pathlib import Path
 
 import pytest
@@ -374,11 +376,17 @@ class Damaged:
 
     def cut_off(self, i: int) -> bool:
         """Whether sentence ``i`` lost any of its bytes to the cut."""
-        if self.cut is None:
-            return False
-        end = sum(len(b"\n".join(b)) + 2 for b in self.blocks[:i + 1]) - 1
-        kept = self.data.removeprefix(b"\xef\xbb\xbf").replace(b"\r\n", b"\n")
-        return end > len(kept)
+        return self.cut is not None and self._ends[i] - 1 > self._kept
+
+    @cached_property
+    def _ends(self) -> list[int]:
+        """Bytes up to the end of each sentence and its blank line, with LF line ends, no BOM."""
+        return list(accumulate(len(b"\n".join(b)) + 2 for b in self.blocks))
+
+    @cached_property
+    def _kept(self) -> int:
+        """Bytes left after the cut, counted the same way."""
+        return len(self.data.removeprefix(b"\xef\xbb\xbf").replace(b"\r\n", b"\n"))
 
     def __repr__(self) -> str:
         return f"Damaged(kinds={self.kinds}, cut={self.cut}, {len(self.data)} bytes)"
@@ -456,6 +464,14 @@ def check_damaged_read(path: Path, source: list[list[bytes]], dmg: Damaged) -> C
     return result
 
 
+def in_input_order(result: ConllResult) -> list[DepSentence | None]:
+    """The sentences read and, as None, those skipped, in the order of the file: what a
+    conversion writes one output (a tree or an empty line) for."""
+    order = sorted([(s.line, s) for s in result.sentences]
+                   + [(e.line, None) for e in result.skipped], key=lambda x: x[0])
+    return [sent for _, sent in order]
+
+
 @fuzz(400)
 @given(st.data())
 def test_damaged_conll_files_give_clear_errors_and_keep_good_sentences(ewt_blocks, data):
@@ -480,10 +496,8 @@ def test_damaged_conll_files_through_pad_convert_and_batch(ewt_blocks, data):
         path = in_dir / "damaged.conllu"
         path.write_bytes(dmg.data)
         result = check_damaged_read(path, ewt_blocks, dmg)
-        order = sorted([(s.line, s) for s in result.sentences]
-                       + [(e.line, None) for e in result.skipped], key=lambda x: x[0])
         expected = []
-        for _, sent in order:
+        for sent in in_input_order(result):
             if sent is None:
                 expected.append("")
                 continue
@@ -529,10 +543,8 @@ def test_damaged_conll_files_through_pad_convert_kbest(ewt_blocks, data):
                              "--model", str(default_model_path())])
         assert code == 0
         written = out.read_bytes().decode()
-    order = sorted([(s.line, s) for s in result.sentences]
-                   + [(e.line, None) for e in result.skipped], key=lambda x: x[0])
     expected = []
-    for _, sent in order:
+    for sent in in_input_order(result):
         if sent is None:
             expected.append("\n")
             continue

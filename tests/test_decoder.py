@@ -72,3 +72,28 @@ def test_flat_node_binarizes_right_first_then_left():
     assert b.right.right.left.label == "@NP>" and b.right.right.right.label == "SBAR"
     assert induced_heads(debinarize(b), 5) == [3, 3, 0, 3, 3]
 
+
+
+def test_bundled_model_is_consistent_on_every_ptb_test_sentence(ptb_dir):
+    """Issue 3's invariant on wsj_0160-0199 (518 sentences), pruned and exact: the tree
+    induces exactly the input d-parse, keeps the words and tags, and reads back as Penn."""
+    from nltk import Tree
+
+    from pad_engine.bench import TEST_FILES, load_split
+    from pad_engine.model import Model, default_model_path
+
+    test = load_split(ptb_dir, TEST_FILES, "collins")
+    assert len(test) == 518
+    parser = Parser(Model.load(default_model_path()))
+    for ex in test:
+        n = len(ex.forms)
+        for prune in (True, False):
+            parse = parser.parse(ex.forms, ex.tags, ex.heads, prune=prune)
+            assert parse.how in ("pruned", "exact")  # the model's own derivation, no glue
+            assert induced_heads(parse.tree, n) == ex.heads
+            leaves = parse.tree.preterminals()
+            assert [p.word for p in leaves] == list(range(n))
+            assert [p.label for p in leaves] == ex.tags
+            tree = Tree.fromstring(to_line(parse.tree, ex.forms))
+            assert tree.label() == "TOP" and tree.leaves() == ex.forms
+            assert not any(t.label().startswith("@") for t in tree.subtrees())

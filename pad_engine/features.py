@@ -14,9 +14,9 @@ import zlib
 import numpy as np
 from numba import njit
 
-# Binary templates 0..16 are conjoined with the rule, 17..26 with the parent symbol, 27..28
-# with parent+head child, 29..30 with parent+modifier child.
-N_BINARY = 31
+# Binary templates [0, RULE_END) are conjoined with the rule, [RULE_END, PARENT_END) with the
+# parent symbol, [PARENT_END, HEAD_END) with parent+head child, the rest with parent+modifier.
+RULE_END, PARENT_END, HEAD_END, N_BINARY = 17, 27, 29, 31
 N_UNARY = 11
 MIX = 0x5BD1E9955BD1E995
 BOS_WORD = zlib.crc32(b"<s>")
@@ -106,25 +106,28 @@ def binary_score(ctx, rule, A, hs, ms, nsym, weights, mask, cache, stamp, tid):
     """Score of binary rule ``rule`` (A -> hs ms) in the transition whose context is ``ctx``.
     The parent's 10 templates are shared by every rule with parent A in the transition, so
     they are read once per transition ``tid`` (a number no other transition uses)."""
-    s = _sum(ctx, 0, 17, rule, weights, mask)
+    s = _sum(ctx, 0, RULE_END, rule, weights, mask)
     if stamp[A] != tid:
         stamp[A] = tid
-        cache[A] = _sum(ctx, 17, 27, A, weights, mask)
+        cache[A] = _sum(ctx, RULE_END, PARENT_END, A, weights, mask)
     s += cache[A]
-    s += _sum(ctx, 27, 29, A * nsym + hs, weights, mask)
-    return s + _sum(ctx, 29, 31, A * nsym + ms, weights, mask)
+    s += _sum(ctx, PARENT_END, HEAD_END, A * nsym + hs, weights, mask)
+    return s + _sum(ctx, HEAD_END, N_BINARY, A * nsym + ms, weights, mask)
+
+
+@njit(cache=True, inline="always")
+def _indices(ctx, lo, hi, part, mask, out, start):
+    for t in range(lo, hi):
+        out[start + t] = feature_index(ctx[t], part, mask)
 
 
 @njit(cache=True)
 def binary_indices(ctx, rule, parent, parent_head, parent_mod, mask, out, start):
-    for t in range(17):
-        out[start + t] = feature_index(ctx[t], rule, mask)
-    for t in range(17, 27):
-        out[start + t] = feature_index(ctx[t], parent, mask)
-    out[start + 27] = feature_index(ctx[27], parent_head, mask)
-    out[start + 28] = feature_index(ctx[28], parent_head, mask)
-    out[start + 29] = feature_index(ctx[29], parent_mod, mask)
-    out[start + 30] = feature_index(ctx[30], parent_mod, mask)
+    """The weight indices :func:`binary_score` reads, written to ``out`` from ``start``."""
+    _indices(ctx, 0, RULE_END, rule, mask, out, start)
+    _indices(ctx, RULE_END, PARENT_END, parent, mask, out, start)
+    _indices(ctx, PARENT_END, HEAD_END, parent_head, mask, out, start)
+    _indices(ctx, HEAD_END, N_BINARY, parent_mod, mask, out, start)
     return start + N_BINARY
 
 

@@ -73,7 +73,6 @@ def test_flat_node_binarizes_right_first_then_left():
     assert induced_heads(debinarize(b), 5) == [3, 3, 0, 3, 3]
 
 
-
 def test_bundled_model_is_consistent_on_every_ptb_test_sentence(ptb_dir):
     """Issue 3's invariant on wsj_0160-0199 (518 sentences), pruned and exact: the tree
     induces exactly the input d-parse, keeps the words and tags, and reads back as Penn."""

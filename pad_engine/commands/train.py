@@ -38,6 +38,7 @@ def run(args: argparse.Namespace) -> int:
     import sys
 
     from pad_engine.errors import InputError
+    from pad_engine.model import DEFAULT_BITS
     from pad_engine.train import train
 
     if args.epochs < 1:
@@ -67,7 +68,7 @@ def run(args: argparse.Namespace) -> int:
     headrules = "content" if args.deps else args.headrules
     model = train(examples, epochs=args.epochs, seed=args.seed, headrules=headrules,
                   progress=report, backoff=args.backoff,
-                  **({} if args.bits is None else {"bits": args.bits}))
+                  bits=DEFAULT_BITS if args.bits is None else args.bits)
     model.training["files"] = [str(p).split("/")[-1] for p in args.trees][:50]
     if args.deps:
         model.training["targets"] = "paired d-parses; closest consistent trees where they differ"

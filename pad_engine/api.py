@@ -38,6 +38,22 @@ class Engine:
         self.model = model
         self.parser = Parser(model)
 
+    def label_warning(self, sentences: list[DepSentence]) -> str | None:
+        """A warning when the model reads dependency labels and most of these sentences'
+        labels are ones it never saw (a file labeled in another scheme, or unlabeled): the
+        trees will be worse than from a model that ignores labels."""
+        if not self.model.labels:
+            return None
+        known = set(self.model.label_set)
+        rels = [r for s in sentences for r in (s.rels or ["_"] * len(s.forms))]
+        unknown = sum(r not in known for r in rels)
+        if not rels or unknown * 2 <= len(rels):
+            return None
+        seen = ", ".join(self.model.label_set[:6]) + (", ..." if len(known) > 6 else "")
+        return (f"the model reads dependency labels ({seen}), but {unknown} of the {len(rels)} "
+                "words have labels it never saw in training: expect less accurate trees, or "
+                "use a model trained without labels")
+
     @classmethod
     def load(cls, path: str | Path | None = None) -> Engine:
         """Load a model file, or the bundled default model when ``path`` is None."""
@@ -59,11 +75,11 @@ class Engine:
         """The k best c-parses consistent with the sentence's d-parse (lifted to a projective
         one first if need be), best first."""
         heads, lifted = projectivize(sent.heads)
-        parses = self.parser.kbest(sent.forms, sent.tags, heads, k, prune=prune)
+        parses = self.parser.kbest(sent.forms, sent.tags, heads, k, prune=prune, rels=sent.rels)
         return [Candidate(p.tree, p.score, p.how, list(lifted)) for p in parses]
 
     def best(self, sent: DepSentence, prune: bool = True) -> Candidate:
         """The best c-parse consistent with the sentence's (projectivized) d-parse."""
         heads, lifted = projectivize(sent.heads)
-        p = self.parser.parse(sent.forms, sent.tags, heads, prune=prune)
+        p = self.parser.parse(sent.forms, sent.tags, heads, prune=prune, rels=sent.rels)
         return Candidate(p.tree, p.score, p.how, lifted)

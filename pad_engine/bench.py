@@ -20,6 +20,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 from pad_engine.conll import format_conllx
+from pad_engine.deplabels import SCHEMES
+from pad_engine.errors import InputError
 from pad_engine.evalb import bracket_f1, score
 from pad_engine.lextree import to_line
 from pad_engine.model import Model
@@ -30,8 +32,10 @@ TRAIN_FILES = range(1, 160)
 TEST_FILES = range(160, 200)
 
 
-def load_split(treebank: Path, numbers: range, headrules: str) -> list[Example]:
-    """Read ``wsj_NNNN.mrg`` files of the given numbers as training examples."""
+def load_split(treebank: Path, numbers: range, headrules: str, labels: str = ""
+               ) -> list[Example]:
+    """Read ``wsj_NNNN.mrg`` files of the given numbers as training examples (their d-parses
+    labeled in the scheme ``labels`` names, if any)."""
     from pad_engine.penn import read_penn
 
     trees = []
@@ -40,7 +44,7 @@ def load_split(treebank: Path, numbers: range, headrules: str) -> list[Example]:
         if not path.exists():
             raise FileNotFoundError(f"{path}: missing (expected the Penn Treebank sample)")
         trees.extend(read_penn(path).trees)
-    return examples_from_penn(trees, headrules)
+    return examples_from_penn(trees, headrules, labels)
 
 
 def _rate(count: int, seconds: float) -> float:
@@ -49,7 +53,7 @@ def _rate(count: int, seconds: float) -> float:
 
 def decoder_speed(model: Model, examples: list[Example], prune: bool, repeat: int = 5) -> float:
     """Sentences/s of the decoder alone (encoding excluded), best of ``repeat`` runs."""
-    encs = [encode(model, ex.forms, ex.tags, ex.heads) for ex in examples]
+    encs = [encode(model, ex.forms, ex.tags, ex.heads, ex.rels) for ex in examples]
     best = float("inf")
     for _ in range(repeat):
         start = time.perf_counter()
@@ -63,15 +67,16 @@ def kbest_speed(parser: Parser, examples: list[Example], k: int, prune: bool = T
     """Sentences/s of k-best decoding (trees built, as the app gets them)."""
     start = time.perf_counter()
     for ex in examples:
-        parser.kbest(ex.forms, ex.tags, ex.heads, k, prune=prune)
+        parser.kbest(ex.forms, ex.tags, ex.heads, k, prune=prune, rels=ex.rels)
     return _rate(len(examples), time.perf_counter() - start)
 
 
 def kbest_oracle_f1(parser: Parser, examples: list[Example], ks: tuple[int, ...]) -> dict:
     """F1 when an annotator picks the best of the first k candidates of every sentence."""
     gold = [to_line(ex.lex, ex.forms) for ex in examples]
-    lists = [[to_line(p.tree, ex.forms) for p in parser.kbest(ex.forms, ex.tags, ex.heads,
-                                                                max(ks))] for ex in examples]
+    lists = [[to_line(p.tree, ex.forms)
+              for p in parser.kbest(ex.forms, ex.tags, ex.heads, max(ks), rels=ex.rels)]
+             for ex in examples]
     result = {}
     for k in ks:
         chosen = []
@@ -130,29 +135,38 @@ def convert_process(model_path: Path, conll: Path, out: Path) -> tuple[float, in
 
 
 def run_bench(treebank: Path, model_path: Path | None = None, epochs: int = 10,
-              headrules: str = "collins", out: Callable[[str], None] = print) -> dict:
-    """Train (unless a model is given), evaluate and time; print and return the figures."""
+              headrules: str = "collins", out: Callable[[str], None] = print,
+              labels: str = "") -> dict:
+    """Train (unless a model is given; reading d-parse labels of the scheme ``labels``, if
+    any), evaluate and time; print and return the figures. A given model's test d-parses are
+    labeled the way it was trained."""
     figures: dict = {}
-    test = load_split(treebank, TEST_FILES, headrules)
     if model_path is None:
-        train_ex = load_split(treebank, TRAIN_FILES, headrules)
+        train_ex = load_split(treebank, TRAIN_FILES, headrules, labels)
         start = time.perf_counter()
-        model = train(train_ex, epochs=epochs, headrules=headrules)
+        model = train(train_ex, epochs=epochs, headrules=headrules, labels=labels)
         figures["training_seconds"] = time.perf_counter() - start
         figures["training_sentences"] = len(train_ex)
     else:
         model = Model.load(model_path)
+        labels = model.labels
+        if labels and labels not in SCHEMES:
+            raise InputError(f"the model reads {labels!r} labels, which the Penn Treebank "
+                             "sample does not have", str(model_path))
+    figures["labels"] = labels
+    test = load_split(treebank, TEST_FILES, headrules, labels)
     parser = Parser(model)
     start = time.perf_counter()
-    parser.parse(test[0].forms, test[0].tags, test[0].heads, prune=True)
-    parser.parse(test[0].forms, test[0].tags, test[0].heads, prune=False)
-    parser.kbest(test[0].forms, test[0].tags, test[0].heads, 10, prune=True)
+    first = test[0]
+    parser.parse(first.forms, first.tags, first.heads, prune=True, rels=first.rels)
+    parser.parse(first.forms, first.tags, first.heads, prune=False, rels=first.rels)
+    parser.kbest(first.forms, first.tags, first.heads, 10, prune=True, rels=first.rels)
     figures["jit_warmup_seconds"] = time.perf_counter() - start
     gold = [to_line(ex.lex, ex.forms) for ex in test]
     for prune in (False, True):
         lines, hows = [], {}
         for ex in test:
-            p = parser.parse(ex.forms, ex.tags, ex.heads, prune=prune)
+            p = parser.parse(ex.forms, ex.tags, ex.heads, prune=prune, rels=ex.rels)
             lines.append(to_line(p.tree, ex.forms))
             hows[p.how] = hows.get(p.how, 0) + 1
         report = score(gold, lines)
@@ -176,12 +190,11 @@ def run_bench(treebank: Path, model_path: Path | None = None, epochs: int = 10,
         figures["model_file_mb"] = os.path.getsize(mpath) / 1e6
         conll = tmpdir / "test.conll"
         conll.write_text("".join(
-            format_conllx(ex.forms, ex.tags, ex.heads, ["_"] * len(ex.forms)) + "\n"
-            for ex in test
+            format_conllx(ex.forms, ex.tags, ex.heads, ex.rels) + "\n" for ex in test
         ), encoding="utf-8")
         one = tmpdir / "one.conll"
-        one.write_text(format_conllx(test[0].forms, test[0].tags, test[0].heads,
-                                     ["_"] * len(test[0].forms)) + "\n", encoding="utf-8")
+        one.write_text(format_conllx(first.forms, first.tags, first.heads, first.rels) + "\n",
+                       encoding="utf-8")
         convert_process(mpath, one, tmpdir / "one.mrg")  # fills the JIT cache if empty
         startup, _ = convert_process(mpath, one, tmpdir / "one.mrg")
         big = tmpdir / "big.conll"
@@ -201,6 +214,9 @@ def run_bench(treebank: Path, model_path: Path | None = None, epochs: int = 10,
 def format_figures(f: dict) -> list[str]:
     """The report lines."""
     lines = [f"test sentences                 {f['test_sentences']}"]
+    if f.get("labels"):
+        lines.append(f"d-parse labels                 {f['labels']} (the model reads them; "
+                     "see deplabels.py)")
     if "training_seconds" in f:
         lines.append(f"training                       {f['training_sentences']} sentences, "
                      f"{f['training_seconds']:.1f} s")

@@ -17,9 +17,9 @@ import numpy as np
 from numba import njit
 
 from pad_engine.features import (
-    N_BINARY,
     N_UNARY,
     binary_context,
+    binary_context_array,
     binary_indices,
     binary_score,
     score_cache,
@@ -192,7 +192,7 @@ def _transition(c, h, a, b, side, nl, nr, lptr, rptr, ldeps, rdeps, lo, hi, cbas
 
 @njit(cache=True, nogil=True)
 def decode(
-    heads, rows, words, tags,
+    heads, rows, words, tags, labels,
     weights, mask, binary, unary, ptr, ids, tag_sym, nsym, nrows, U, top_sym,
     side_keys, side_p, side_n, prune_rules, prune_side, alpha,
     gold_bin, gold_un, cell_cost, loss_weight, glue_binary, glue_unary,
@@ -220,7 +220,7 @@ def decode(
     best_layer = np.empty((ncell, nsym), np.int64)
     bfin = np.empty((ncell, nsym), np.int64)
     nbfin = np.zeros(ncell, np.int64)
-    ctx = np.zeros(N_BINARY, np.int64)
+    ctx = binary_context_array(labels)
     uctx = np.zeros(N_UNARY, np.int64)
     cache, stamp = score_cache(nsym)
     all_row = nrows - 1
@@ -246,7 +246,7 @@ def decode(
                     )
                     if src < 0:
                         continue
-                    binary_context(i, k, j, h, m, words, tags, ctx)
+                    binary_context(i, k, j, h, m, words, tags, labels, ctx)
                     gold = gold_bin[c * 2 + side] if loss_weight > 0 and not use_cells else -2
                     for q in range(nbfin[src]):
                         hs = bfin[src, q]
@@ -372,12 +372,12 @@ def decode(
 
 @njit(cache=True, nogil=True)
 def derivation_features(
-    heads, words, tags, kinds, rules, cells, binary, unary, nsym, mask, out
+    heads, words, tags, labels, kinds, rules, cells, binary, unary, nsym, mask, out
 ):
     """Feature indices of every production of a derivation (pre-order node arrays).
     Returns how many were written to ``out``."""
     ok, root, nl, nr, lptr, rptr, ldeps, rdeps, order, lo, hi, cbase = sentence_structure(heads)
-    ctx = np.zeros(N_BINARY, np.int64)
+    ctx = binary_context_array(labels)
     uctx = np.zeros(N_UNARY, np.int64)
     pos = 0
     for q in range(kinds.shape[0]):
@@ -401,7 +401,7 @@ def derivation_features(
         else:
             m = ldeps[lptr[h] + a - 1]
             k = hi[m]
-        binary_context(i, k, j, h, m, words, tags, ctx)
+        binary_context(i, k, j, h, m, words, tags, labels, ctx)
         A, hs, ms = binary[r, 0], binary[r, 1], binary[r, 2]
         pos = binary_indices(ctx, r, A, A * nsym + hs, A * nsym + ms, mask, out, pos)
     return pos

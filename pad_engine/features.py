@@ -17,6 +17,11 @@ from numba import njit
 # Binary templates [0, RULE_END) are conjoined with the rule, [RULE_END, PARENT_END) with the
 # parent symbol, [PARENT_END, HEAD_END) with parent+head child, the rest with parent+modifier.
 RULE_END, PARENT_END, HEAD_END, N_BINARY = 17, 27, 29, 31
+# A model that reads dependency labels adds N_LABEL templates: the modifier's label conjoined
+# with the rule, the parent, parent+head child and parent+modifier child (paper section 6, the
+# four templates it adds for Chinese). Its context arrays are N_BINARY + N_LABEL long.
+N_LABEL = 4
+NO_LABELS = np.zeros(0, np.int64)
 N_UNARY = 11
 MIX = 0x5BD1E9955BD1E995
 BOS_WORD = zlib.crc32(b"<s>")
@@ -45,9 +50,10 @@ def length_bin(length: int) -> int:
 
 
 @njit(cache=True)
-def binary_context(i, k, j, h, m, words, tags, ctx):
+def binary_context(i, k, j, h, m, words, tags, labels, ctx):
     """Rule-independent half of every binary template. words/tags are padded: index p+1 is
-    word p, index 0 is <s>, index n+1 is </s>."""
+    word p, index 0 is <s>, index n+1 is </s>; labels (one per word, unpadded) are read only
+    when ``ctx`` has room for the label templates."""
     xi, xi1, xj, xj1 = words[i + 1], words[i], words[j + 1], words[j + 2]
     xk, xk1 = words[k + 1], words[k + 2]
     ti1, tj1 = tags[i], tags[j + 2]
@@ -78,6 +84,10 @@ def binary_context(i, k, j, h, m, words, tags, ctx):
     ctx[28] = hmix(401, th)
     ctx[29] = hmix(402, 0)
     ctx[30] = hmix(403, tm)
+    if ctx.shape[0] > N_BINARY:
+        lab = labels[m]
+        for t in range(N_LABEL):
+            ctx[N_BINARY + t] = hmix(600 + t, lab)
 
 
 @njit(cache=True, inline="always")
@@ -112,7 +122,13 @@ def binary_score(ctx, rule, A, hs, ms, nsym, weights, mask, cache, stamp, tid):
         cache[A] = _sum(ctx, RULE_END, PARENT_END, A, weights, mask)
     s += cache[A]
     s += _sum(ctx, PARENT_END, HEAD_END, A * nsym + hs, weights, mask)
-    return s + _sum(ctx, HEAD_END, N_BINARY, A * nsym + ms, weights, mask)
+    s += _sum(ctx, HEAD_END, N_BINARY, A * nsym + ms, weights, mask)
+    if ctx.shape[0] > N_BINARY:
+        s += weights[feature_index(ctx[N_BINARY], rule, mask)]
+        s += weights[feature_index(ctx[N_BINARY + 1], A, mask)]
+        s += weights[feature_index(ctx[N_BINARY + 2], A * nsym + hs, mask)]
+        s += weights[feature_index(ctx[N_BINARY + 3], A * nsym + ms, mask)]
+    return s
 
 
 @njit(cache=True, inline="always")
@@ -128,7 +144,12 @@ def binary_indices(ctx, rule, parent, parent_head, parent_mod, mask, out, start)
     _indices(ctx, RULE_END, PARENT_END, parent, mask, out, start)
     _indices(ctx, PARENT_END, HEAD_END, parent_head, mask, out, start)
     _indices(ctx, HEAD_END, N_BINARY, parent_mod, mask, out, start)
-    return start + N_BINARY
+    if ctx.shape[0] > N_BINARY:
+        out[start + N_BINARY] = feature_index(ctx[N_BINARY], rule, mask)
+        out[start + N_BINARY + 1] = feature_index(ctx[N_BINARY + 1], parent, mask)
+        out[start + N_BINARY + 2] = feature_index(ctx[N_BINARY + 2], parent_head, mask)
+        out[start + N_BINARY + 3] = feature_index(ctx[N_BINARY + 3], parent_mod, mask)
+    return start + ctx.shape[0]
 
 
 @njit(cache=True)
@@ -163,6 +184,12 @@ def unary_indices(ctx, rule, mask, out, start):
     return start + N_UNARY
 
 
+@njit(cache=True)
+def binary_context_array(labels: np.ndarray) -> np.ndarray:
+    """The context array for a sentence: with label templates when it has labels."""
+    return np.zeros(N_BINARY + (N_LABEL if labels.shape[0] > 0 else 0), np.int64)
+
+
 def word_ids(forms: list[str]) -> np.ndarray:
     """Padded stable hashes of the word forms (crc32: the same in every process)."""
     out = np.empty(len(forms) + 2, dtype=np.int64)
@@ -171,3 +198,9 @@ def word_ids(forms: list[str]) -> np.ndarray:
     for p, form in enumerate(forms, 1):
         out[p] = zlib.crc32(form.encode("utf-8", "surrogatepass"))
     return out
+
+
+def label_ids(rels: list[str]) -> np.ndarray:
+    """Stable hashes of dependency labels, one per word (a missing label is "_")."""
+    return np.fromiter((zlib.crc32((r or "_").encode("utf-8", "surrogatepass")) for r in rels),
+                       dtype=np.int64, count=len(rels))

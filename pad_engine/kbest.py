@@ -24,9 +24,9 @@ from pad_engine.decoder import (
     sentence_structure,
 )
 from pad_engine.features import (
-    N_BINARY,
     N_UNARY,
     binary_context,
+    binary_context_array,
     binary_score,
     score_cache,
     unary_context,
@@ -99,7 +99,7 @@ def _reserve(ps, pa, pb, pc, used, need):
 
 @njit(cache=True, nogil=True)
 def decode_kbest(
-    heads, rows, words, tags,
+    heads, rows, words, tags, labels,
     weights, mask, binary, unary, ptr, ids, tag_sym, nsym, nrows, U, top_sym,
     side_keys, side_p, side_n, prune_rules, prune_side, alpha, glue_binary, glue_unary, K,
 ):
@@ -128,7 +128,7 @@ def decode_kbest(
     pb = np.empty(cap, np.int64)
     pc = np.empty(cap, np.int64)
     used = 0
-    ctx = np.zeros(N_BINARY, np.int64)
+    ctx = binary_context_array(labels)
     uctx = np.zeros(N_UNARY, np.int64)
     cache, stamp = score_cache(nsym)
     # work buffers reused by every cell (grown on demand)
@@ -185,7 +185,7 @@ def decode_kbest(
                         )
                         if src < 0:
                             continue
-                        binary_context(i, k, j, h, m, words, tags, ctx)
+                        binary_context(i, k, j, h, m, words, tags, labels, ctx)
                         for q in range(nfsyms[src]):
                             hsym = fsyms[src, q]
                             key = (row * 3 + direction) * nsym + hsym

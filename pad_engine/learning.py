@@ -44,9 +44,12 @@ SETTINGS = Settings()
 
 def retrain(examples: list[Example], base: Model | None = None, *,
             progress: Callable[[Progress], None] | None = None,
-            cancel: Callable[[], bool] | None = None, seed: int = 0) -> Model:
+            cancel: Callable[[], bool] | None = None, seed: int = 0,
+            labels: str = "") -> Model:
     """Train on corrected trees, from scratch (base None) or continuing from ``base``, with
-    :data:`SETTINGS` (measured at 50 to 3,396 trees). Raises train.Cancelled when cancelled."""
+    :data:`SETTINGS` (measured at 50 to 3,396 trees). From scratch, ``labels`` names where
+    the examples' d-parse labels come from, if the model should read them (a base model
+    keeps its own choice). Raises train.Cancelled when cancelled."""
     if not examples:
         raise ValueError("no trees to train on")
     s = SETTINGS
@@ -56,7 +59,8 @@ def retrain(examples: list[Example], base: Model | None = None, *,
     backoff = s.backoff and (base is None or bool(base.training.get("backoff")))
     model = train(examples, init=base, epochs=s.epochs, eta=s.eta, l1=s.l1, margin=s.margin,
                   backoff=backoff, seed=seed, progress=progress, cancel=cancel,
-                  headrules=base.headrules if base is not None else "collins")
+                  headrules=base.headrules if base is not None else "collins",
+                  labels=labels if base is None else "")
     model.training["from"] = "continued from a model" if base is not None else "scratch"
     model.training["heads"] = "carried by the training trees"
     return model
@@ -82,7 +86,7 @@ def evaluate(model: Model, examples: list[Example], prune: bool = False,
     for ex in examples:
         if cancel is not None and cancel():
             raise Cancelled()
-        parse = parser.parse(ex.forms, ex.tags, ex.heads, prune=prune)
+        parse = parser.parse(ex.forms, ex.tags, ex.heads, prune=prune, rels=ex.rels)
         hows[parse.how] += 1
         gold.append(to_line(ex.lex, ex.forms))
         test.append(to_line(parse.tree, ex.forms))
@@ -101,7 +105,7 @@ class CrossValidation:
 
 def cross_validate(examples: list[Example], folds: int = 5, base: Model | None = None, *,
                    progress: Callable[[int, int], None] | None = None,
-                   cancel: Callable[[], bool] | None = None) -> CrossValidation:
+                   cancel: Callable[[], bool] | None = None, labels: str = "") -> CrossValidation:
     """k-fold CV of ``retrain`` (folds = min(folds, len(examples)); needs >= 2 examples, else
     ValueError). Held-out sentences are decoded with their gold d-parses.
 
@@ -118,7 +122,7 @@ def cross_validate(examples: list[Example], folds: int = 5, base: Model | None =
     for f in range(k):
         held = examples[f::k]
         kept = [ex for i, ex in enumerate(examples) if i % k != f]
-        model = retrain(kept, base, cancel=cancel)
+        model = retrain(kept, base, cancel=cancel, labels=labels)
         result = evaluate(model, held, cancel=cancel)
         per_fold.append(result.f1)
         gold += result.gold
@@ -140,14 +144,15 @@ class CurvePoint:
 
 
 def curve_point(train_examples: list[Example], test: list[Example], size: int,
-                cancel: Callable[[], bool] | None = None) -> CurvePoint:
-    """Train from scratch on the first ``size`` examples and score on ``test``."""
+                cancel: Callable[[], bool] | None = None, labels: str = "") -> CurvePoint:
+    """Train from scratch on the first ``size`` examples (reading their d-parse labels when
+    ``labels`` names their source) and score on ``test``."""
     if size < 1:
         raise ValueError(f"training size must be at least 1, got {size}")
     if size > len(train_examples):
         raise ValueError(f"training size {size} exceeds the {len(train_examples)} trees given")
     start = time.perf_counter()
-    model = retrain(train_examples[:size], cancel=cancel)
+    model = retrain(train_examples[:size], cancel=cancel, labels=labels)
     seconds = time.perf_counter() - start
     result = evaluate(model, test, cancel=cancel)
     return CurvePoint(size, result.f1, seconds, result.hows)
@@ -155,12 +160,13 @@ def curve_point(train_examples: list[Example], test: list[Example], size: int,
 
 def learning_curve(train: list[Example], test: list[Example], sizes: Sequence[int], *,
                    progress: Callable[[int, int], None] | None = None,
-                   cancel: Callable[[], bool] | None = None) -> list[tuple[int, float]]:
+                   cancel: Callable[[], bool] | None = None, labels: str = ""
+                   ) -> list[tuple[int, float]]:
     """(size, F1 on test) for each size: trained from scratch on the first ``size`` sentences.
     ``progress`` gets (sizes done, sizes)."""
     out = []
     for done, size in enumerate(sizes, 1):
-        point = curve_point(train, test, size, cancel)
+        point = curve_point(train, test, size, cancel, labels)
         out.append((point.size, point.f1))
         if progress is not None:
             progress(done, len(sizes))

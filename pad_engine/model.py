@@ -3,8 +3,10 @@
 File format (``.padmodel``): a NumPy ``.npz`` archive (loaded with ``allow_pickle=False``)
 holding ``weights`` (float32, 2**bits entries) and ``meta`` (a UTF-8 JSON document as a
 uint8 array) with the format name and version, the grammar (symbols, tags, rules, the tag
-rows where each rule was seen, attachment-side counts), feature settings, the head table and
-a free-form ``training`` record (data, epochs, date, scores). Never a pickle.
+rows where each rule was seen, attachment-side counts), feature settings, the head table, the
+dependency labels the model reads (if any) and a free-form ``training`` record (data, epochs,
+date, scores). Never a pickle. A model that reads labels is written as version 2, so that a
+PAD Studio which would ignore them refuses it instead of decoding badly.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from pad_engine.errors import ModelError
 from pad_engine.grammar import Grammar, GrammarArrays
 
 FORMAT = "pad-studio-model"
-VERSION = 1
+VERSION = 2
 DEFAULT_BITS = 21
 
 
@@ -39,6 +41,10 @@ class Model:
     alpha: float = 0.98
     training: dict = field(default_factory=dict)
     projections: dict[str, str] = field(default_factory=dict)  # tag -> usual phrase label
+    # Dependency labels: "" when the model ignores them, else where its training labels came
+    # from ("deprel": the CoNLL column; "phrase": read off Penn trees, see deplabels.py)
+    labels: str = ""
+    label_set: list[str] = field(default_factory=list)  # the labels seen in training
     _packed: GrammarArrays | None = field(default=None, repr=False)
 
     @property
@@ -60,13 +66,14 @@ class Model:
         g = self.grammar
         meta = {
             "format": FORMAT,
-            "version": VERSION,
+            "version": VERSION if self.labels else 1,
             "headrules": self.headrules,
             "pos_column": self.pos_column,
             "alpha": self.alpha,
             "feature_bits": int(np.log2(self.weights.shape[0])),
             "training": self.training,
             "projections": self.projections,
+            **({"labels": {"source": self.labels, "known": self.label_set}} if self.labels else {}),
             "grammar": {
                 "symbols": g.symbols,
                 "tags": g.tags,
@@ -123,6 +130,8 @@ class Model:
                 max_unary=int(gm["max_unary"]),
             )
             bits = int(meta["feature_bits"])
+            labels = meta.get("labels", {"source": "", "known": []})
+            source, known = str(labels["source"]), [str(x) for x in labels["known"]]
         except (KeyError, TypeError, ValueError) as err:
             raise ModelError(f"{path}: damaged model metadata ({err})") from None
         if weights.shape != (1 << bits,):
@@ -135,6 +144,8 @@ class Model:
             alpha=float(meta.get("alpha", 0.98)),
             training=meta.get("training", {}),
             projections=dict(meta.get("projections", {})),
+            labels=source,
+            label_set=known,
         )
 
 

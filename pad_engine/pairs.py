@@ -35,6 +35,7 @@ class Pair:
     heads: list[int]
     tree: Tree  # normalized, rooted in TOP, with the d-parse's words and tags at the leaves
     where: str  # "file:line" of the d-parse, for messages
+    rels: list[str] = field(default_factory=list)  # the d-parse's labels (DEPREL)
 
 
 @dataclass
@@ -65,7 +66,7 @@ def make_pairs(trees: Iterable[Tree], sentences: Iterable[DepSentence], path: st
             node[0] = form  # the c-parse escapes brackets inside words; the d-parse does not
         heads, _ = projectivize(sent.heads)
         pairs.append(Pair(list(sent.forms), list(sent.tags), heads, norm,
-                          f"{path}:{sent.line}"))
+                          f"{path}:{sent.line}", list(sent.rels)))
     return pairs
 
 
@@ -140,14 +141,14 @@ def examples_from_pairs(pairs: list[Pair],
     parser = Parser(oracle_grammar(pairs, lexed))
     for done, (lex, p) in enumerate(zip(lexed, pairs), 1):
         if induced_heads(lex, len(p.forms)) == p.heads:
-            out.examples.append(example_from_lextree(lex, p.forms))
+            out.examples.append(example_from_lextree(lex, p.forms, p.rels))
             out.exact += 1
         else:
             closest = parser.oracle(p.forms, p.tags, p.heads, lex)
             if closest.how == "fallback":
                 out.skipped.append(f"{p.where}: no tree of the grammar fits its d-parse")
             else:
-                out.examples.append(example_from_lextree(closest.tree, p.forms))
+                out.examples.append(example_from_lextree(closest.tree, p.forms, p.rels))
                 out.oracle += 1
         if progress is not None and (done % 200 == 0 or done == len(pairs)):
             progress(done, len(pairs))
@@ -184,7 +185,8 @@ def score_pairs(model: Model, pairs: list[Pair]) -> HeldOut:
 
     parser = Parser(model)
     gold = [tree_to_line(p.tree) for p in pairs]
-    test = [to_line(parser.parse(p.forms, p.tags, p.heads).tree, p.forms) for p in pairs]
+    test = [to_line(parser.parse(p.forms, p.tags, p.heads, rels=p.rels).tree, p.forms)
+            for p in pairs]
     lexed = [guided_lextree(p) for p in pairs]
     bound = Parser(oracle_grammar(pairs, lexed))
     best = [to_line(bound.oracle(p.forms, p.tags, p.heads, lex).tree, p.forms)

@@ -17,7 +17,7 @@ import numpy as np
 from pad_engine import decoder, kbest
 from pad_engine.binarize import HEAD_LEFT, HEAD_RIGHT, LEAF, UNARY
 from pad_engine.errors import InputError
-from pad_engine.features import word_ids
+from pad_engine.features import NO_LABELS, label_ids, word_ids
 from pad_engine.grammar import TOP, UNKNOWN_TAG, GrammarArrays
 from pad_engine.lextree import LexNode
 from pad_engine.model import Model
@@ -31,6 +31,7 @@ class Encoded:
     rows: np.ndarray  # pruning row of each tag
     words: np.ndarray  # padded word hashes
     tags: np.ndarray  # padded tag feature values
+    labels: np.ndarray  # label hashes, one per word; empty for a model that ignores labels
 
 
 @dataclass
@@ -42,8 +43,10 @@ class Parse:
     how: str
 
 
-def encode(model: Model, forms: list[str], tags: list[str], heads: list[int]) -> Encoded:
-    """Turn a sentence (1-based heads, 0 = root) into decoder arrays."""
+def encode(model: Model, forms: list[str], tags: list[str], heads: list[int],
+           rels: list[str] | None = None) -> Encoded:
+    """Turn a sentence (1-based heads, 0 = root) into decoder arrays. ``rels`` (dependency
+    labels) are read only by a model trained with them; missing ones count as "_"."""
     g = model.grammar
     n = len(forms)
     rows = np.fromiter((g.tag_row(t) for t in tags), dtype=np.int64, count=n)
@@ -53,7 +56,10 @@ def encode(model: Model, forms: list[str], tags: list[str], heads: list[int]) ->
     tagvals[1:-1] = rows
     tagvals[-1] = nrows + 1
     h = np.fromiter(heads, dtype=np.int64, count=n) - 1
-    return Encoded(h, rows, word_ids(forms), tagvals)
+    labels = NO_LABELS
+    if model.labels:
+        labels = label_ids(list(rels) if rels and len(rels) == n else ["_"] * n)
+    return Encoded(h, rows, word_ids(forms), tagvals, labels)
 
 
 _NO_GOLD = np.zeros(1, np.int64)
@@ -65,7 +71,7 @@ def run_decoder(model: Model, enc: Encoded, prune: bool, gold_bin=None, gold_un=
     """One call of the Numba decoder with the model's arrays (or a glue grammar's)."""
     ga = model.packed() if glue is None else glue.arrays
     return decoder.decode(
-        enc.heads, enc.rows, enc.words, enc.tags,
+        enc.heads, enc.rows, enc.words, enc.tags, enc.labels,
         model.weights if weights is None else weights, model.mask,
         ga.binary, ga.unary, ga.ptr, ga.ids, ga.tag_sym,
         ga.nsym, ga.nrows, ga.max_unary, model.grammar.top,
@@ -217,13 +223,14 @@ class Parser:
             self._glue = Glue.build(self.model)
         return self._glue
 
-    def encode_checked(self, forms: list[str], tags: list[str], heads: list[int]) -> Encoded:
+    def encode_checked(self, forms: list[str], tags: list[str], heads: list[int],
+                       rels: list[str] | None = None) -> Encoded:
         """Encode a sentence, or raise InputError when its d-parse cannot be decoded."""
         if len(forms) != len(tags) or len(forms) != len(heads):
             raise InputError("forms, tags and heads differ in length")
         if not forms:
             raise InputError("empty sentence")
-        enc = encode(self.model, forms, tags, heads)
+        enc = encode(self.model, forms, tags, heads, rels)
         if not decoder.is_projective_tree(enc.heads):
             from pad_engine.deptree import tree_problem
 
@@ -236,9 +243,9 @@ class Parser:
         return derivation_tree(symbols, kinds, syms, words, tags)
 
     def parse(self, forms: list[str], tags: list[str], heads: list[int],
-              prune: bool = True) -> Parse:
+              prune: bool = True, rels: list[str] | None = None) -> Parse:
         """The best tree consistent with ``heads`` (1-based, 0 = root, projective)."""
-        enc = self.encode_checked(forms, tags, heads)
+        enc = self.encode_checked(forms, tags, heads, rels)
         passes = ("pruned", "exact") if prune else ("exact",)
         for how in passes:
             score, kinds, syms, _, _, words = run_decoder(self.model, enc, how == "pruned")
@@ -250,17 +257,17 @@ class Parser:
         return Parse(fallback_tree(self.model, tags, heads), float("-inf"), "fallback")
 
     def kbest(self, forms: list[str], tags: list[str], heads: list[int], k: int,
-              prune: bool = True) -> list[Parse]:
+              prune: bool = True, rels: list[str] | None = None) -> list[Parse]:
         """The k best trees consistent with ``heads``, best first, distinct as Penn trees.
         A pruned search that finds fewer than k is redone exactly; glue as in :meth:`parse`."""
-        enc = self.encode_checked(forms, tags, heads)
+        enc = self.encode_checked(forms, tags, heads, rels)
         passes = ("pruned", "exact", "glue") if prune else ("exact", "glue")
         result: list[Parse] = []
         for how in passes:
             glue = self.glue if how == "glue" else None
             ga = self.model.packed() if glue is None else glue.arrays
             scores, offsets, kinds, syms, _, _, words = kbest.decode_kbest(
-                enc.heads, enc.rows, enc.words, enc.tags,
+                enc.heads, enc.rows, enc.words, enc.tags, enc.labels,
                 self.model.weights, self.model.mask, ga.binary, ga.unary, ga.ptr, ga.ids,
                 ga.tag_sym, ga.nsym, ga.nrows, ga.max_unary, self.model.grammar.top,
                 ga.side_keys, ga.side_p, ga.side_n, how == "pruned", how == "pruned",

@@ -727,6 +727,10 @@ class RuleBasedEngine:
         """The phrase labels the projection produces (for relabeling)."""
         return sorted(set(LABELS) - {"TOP"})
 
+    def label_warning(self, sentences: list[DepSentence]) -> str | None:
+        """None: the projection reads relations where it knows them and copes without."""
+        return None
+
     def candidates(self, sent: DepSentence, k: int = 10, prune: bool = True) -> list[Candidate]:
         """The one rule-based c-parse (``k`` and ``prune`` do not apply)."""
         return [self.best(sent, prune)]

@@ -12,7 +12,7 @@ from __future__ import annotations
 import time
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 from nltk import Tree
@@ -20,7 +20,7 @@ from numba import njit
 
 from pad_engine.binarize import HEAD_LEFT, LEAF, UNARY, BinNode, binarize, is_intermediate
 from pad_engine.decoder import derivation_features, sentence_structure
-from pad_engine.features import N_BINARY
+from pad_engine.features import N_BINARY, N_LABEL
 from pad_engine.grammar import UNKNOWN_TAG, Grammar
 from pad_engine.lextree import LexNode, from_penn, induced_heads
 from pad_engine.model import DEFAULT_BITS, Model
@@ -33,23 +33,30 @@ class Cancelled(Exception):
 
 @dataclass
 class Example:
-    """A training sentence: words, tags, the gold d-parse it induces, its binarized tree."""
+    """A training sentence: words, tags, the gold d-parse it induces, its binarized tree,
+    and the d-parse's labels (empty when it has none)."""
 
     forms: list[str]
     tags: list[str]
     heads: list[int]
     tree: BinNode
     lex: LexNode
+    rels: list[str] = field(default_factory=list)
 
 
-def example_from_lextree(lex: LexNode, forms: list[str]) -> Example:
+def example_from_lextree(lex: LexNode, forms: list[str], rels: list[str] | None = None
+                         ) -> Example:
     """A training example from a lexicalized tree (no head table needed: it has heads)."""
     tags = [p.label for p in lex.preterminals()]
-    return Example(list(forms), tags, induced_heads(lex, len(forms)), binarize(lex), lex)
+    return Example(list(forms), tags, induced_heads(lex, len(forms)), binarize(lex), lex,
+                   list(rels or []))
 
 
-def examples_from_penn(trees: list[Tree], headrules: str = "collins") -> list[Example]:
-    """Normalize Penn trees, lexicalize them with a head table, binarize them."""
+def examples_from_penn(trees: list[Tree], headrules: str = "collins", labels: str = ""
+                       ) -> list[Example]:
+    """Normalize Penn trees, lexicalize them with a head table, binarize them; with a label
+    scheme (see deplabels.py), label their d-parses too."""
+    from pad_engine.deplabels import tree_labels
     from pad_engine.headrules import HeadRules, head_children
     from pad_engine.penn import normalize
 
@@ -60,7 +67,9 @@ def examples_from_penn(trees: list[Tree], headrules: str = "collins") -> list[Ex
         if not norm.leaves():
             continue
         lex = from_penn(norm, head_children(norm, rules))
-        out.append(example_from_lextree(lex, norm.leaves()))
+        forms = norm.leaves()
+        rels = tree_labels(lex, len(forms), labels) if labels else None
+        out.append(example_from_lextree(lex, forms, rels))
     return out
 
 
@@ -229,11 +238,16 @@ def train(
     cancel: Callable[[], bool] | None = None,
     margin: float = 1.0,
     backoff: bool = False,
+    labels: str = "",
 ) -> Model:
-    """Train a model (deterministic given ``seed``); ``init`` continues from a model.
-    ``backoff`` widens the grammar read off the trees with :func:`add_backoff_rules`."""
+    """Train a model (deterministic given ``seed``); ``init`` continues from a model (and
+    reads labels if it does). ``backoff`` widens the grammar read off the trees with
+    :func:`add_backoff_rules`. ``labels`` names where the examples' d-parse labels come from
+    ("deprel", or a scheme of deplabels.py); the model then reads labels."""
     start = time.perf_counter()
-    model = Model(headrules=headrules) if init is None else _copy_model(init)
+    model = Model(headrules=headrules, labels=labels) if init is None else _copy_model(init)
+    if model.labels:
+        model.label_set = sorted(set(model.label_set).union(*(ex.rels for ex in examples)))
     if init is None:
         model.weights = np.zeros(1 << bits, dtype=np.float32)
     for ex in examples:
@@ -242,7 +256,7 @@ def train(
     if backoff:
         add_backoff_rules(model.grammar)
     model.invalidate()
-    encs = [encode(model, ex.forms, ex.tags, ex.heads) for ex in examples]
+    encs = [encode(model, ex.forms, ex.tags, ex.heads, ex.rels) for ex in examples]
     golds = [gold_derivation(model, ex, enc) for ex, enc in zip(examples, encs, strict=True)]
     ga = model.packed()
     weights = model.weights.astype(np.float32, copy=True)
@@ -252,7 +266,7 @@ def train(
     rng = np.random.default_rng(seed)
     step = 1.0
     max_nodes = max((len(g[0]) for g in golds), default=1)
-    buf = np.zeros(max(1, 4 * max_nodes * N_BINARY + 64), np.int64)
+    buf = np.zeros(max(1, 4 * max_nodes * (N_BINARY + N_LABEL) + 64), np.int64)
     for epoch in range(1, epochs + 1):
         errors = 0
         order = rng.permutation(len(examples))
@@ -267,16 +281,16 @@ def train(
             if not (pk.shape == gk.shape and (pk == gk).all() and (ps == gs).all()
                     and (pr == gr).all() and (pc == gc).all()):
                 errors += 1
-                need = (len(gk) + len(pk)) * N_BINARY
+                need = (len(gk) + len(pk)) * (N_BINARY + N_LABEL)
                 if buf.shape[0] < need:
                     buf = np.zeros(2 * need, np.int64)
                 ng = derivation_features(
-                    enc.heads, enc.words, enc.tags, gk, gr, gc, ga.binary, ga.unary, ga.nsym,
-                    model.mask, buf,
+                    enc.heads, enc.words, enc.tags, enc.labels, gk, gr, gc, ga.binary, ga.unary,
+                    ga.nsym, model.mask, buf,
                 )
                 npred = derivation_features(
-                    enc.heads, enc.words, enc.tags, pk, pr, pc, ga.binary, ga.unary, ga.nsym,
-                    model.mask, buf[ng:],
+                    enc.heads, enc.words, enc.tags, enc.labels, pk, pr, pc, ga.binary, ga.unary,
+                    ga.nsym, model.mask, buf[ng:],
                 )
                 signs = np.concatenate([-np.ones(ng), np.ones(npred)])
                 _update(buf, ng + npred, signs, weights, sumsq, avg, step, eta, l1)
@@ -313,4 +327,6 @@ def _copy_model(model: Model) -> Model:
         alpha=model.alpha,
         training=dict(model.training),
         projections=dict(model.projections),
+        labels=model.labels,
+        label_set=list(model.label_set),
     )

@@ -8,6 +8,10 @@ new project version and decodes at once; the cross-validated F1 follows when mea
 Each fold of the cross-validation trains as the new model did, but continues from where the
 chain of continued trainings started (the start-up model, or nothing), never from an earlier
 retrained version: that one has seen the held-out trees.
+
+A model trained from scratch may learn from the file's dependency labels (DEPREL) as well;
+the box is offered, and ticked, when most words have one. A continued model keeps its base's
+choice.
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ from collections.abc import Callable
 from PySide6.QtCore import QThread, QTimer
 from PySide6.QtWidgets import (
     QButtonGroup,
+    QCheckBox,
     QDialog,
     QGroupBox,
     QLabel,
@@ -42,18 +47,20 @@ from pad_gui.store import BUNDLED, CONTINUED, SCRATCH
 POLL_MS = 50
 FOLDS = 5
 STEPS = 1000  # progress bar resolution
+LABELED = 0.9  # the share of words with a DEPREL above which labels are offered
 
 
 class RetrainWorker(QThread):
     """Trains on the corrected trees, then cross-validates the same way; events (Progress,
     then tuples) are taken with :meth:`take`."""
 
-    def __init__(self, trees: list[tuple[LexNode, list[str]]], base: Model | None,
-                 cv_base: Callable[[], Model | None], parent=None):
+    def __init__(self, trees: list[tuple[LexNode, list[str], list[str]]], base: Model | None,
+                 cv_base: Callable[[], Model | None], labels: bool = False, parent=None):
         super().__init__(parent)
         self.trees = trees
         self.base = base
         self.cv_base = cv_base
+        self.labels = "deprel" if labels else ""
         self.cancel_requested = threading.Event()
         self.events: queue.SimpleQueue = queue.SimpleQueue()
 
@@ -69,9 +76,10 @@ class RetrainWorker(QThread):
 
     def _run(self) -> None:
         cancel = self.cancel_requested.is_set
-        examples = [example_from_lextree(tree, forms) for tree, forms in self.trees]
+        examples = [example_from_lextree(tree, forms, rels) for tree, forms, rels in self.trees]
         start = time.perf_counter()
-        model = retrain(examples, self.base, progress=self.events.put, cancel=cancel)
+        model = retrain(examples, self.base, progress=self.events.put, cancel=cancel,
+                        labels=self.labels)
         seconds = time.perf_counter() - start
         self.events.put(("trained", model, model_bytes(model), seconds))
         folds = min(FOLDS, len(examples))
@@ -80,7 +88,7 @@ class RetrainWorker(QThread):
             return
         cv = cross_validate(examples, folds, self.cv_base(),
                             progress=lambda done, total: self.events.put(("fold", done, total)),
-                            cancel=cancel)
+                            cancel=cancel, labels=self.labels)
         self.events.put(("cv", cv.f1, len(cv.folds)))
 
     def take(self) -> list[object]:
@@ -114,11 +122,17 @@ class RetrainDialog(QDialog):
         self.how = QButtonGroup(self)
         self.how.addButton(self.scratch)
         self.how.addButton(self.resume)
+        self.use_labels = QCheckBox("Learn from the dependency labels too (DEPREL column)")
+        self.use_labels.setToolTip(
+            "The model then reads each word's relation as well as its head: more accurate "
+            "where the file's labels are consistent (UD relations on GUM: held-out F1 84.2 "
+            "instead of 83.5); it expects files labeled the same way.")
         self.data_label = QLabel()
         self.data_label.setWordWrap(True)
         lay = QVBoxLayout(box)
         lay.addWidget(self.scratch)
         lay.addWidget(self.resume)
+        lay.addWidget(self.use_labels)
         lay.addWidget(self.data_label)
 
         self.progress_bar = QProgressBar()
@@ -144,6 +158,8 @@ class RetrainDialog(QDialog):
         self._poll.timeout.connect(self._take_events)
         control.changed.connect(self.refresh)
         control.window.model.dataChanged.connect(self.refresh)  # a sentence was (un)marked
+        self.how.buttonToggled.connect(lambda *_: self.refresh())
+        self._labels_for = None  # the session the labels box was last set up for
         self.refresh()
 
     @property
@@ -161,7 +177,23 @@ class RetrainDialog(QDialog):
             f"{trees} corrected sentences with a tree" + (f" (of {len(s)})" if s else "")
             + ". Afterwards the sentences not yet corrected are decoded again with the new "
               "model; corrected ones keep their trees.")
+        self._refresh_labels(s)
         self.plot.set_points(c.curve())
+
+    def _refresh_labels(self, session) -> None:
+        """Offer labels from scratch where the file has them (ticked the first time); a
+        continued model reads labels exactly when its base does."""
+        has = session is not None and session.labeled_share() >= LABELED
+        if self.resume.isChecked():
+            base = self.control.current_model()
+            self.use_labels.setEnabled(False)
+            self.use_labels.setChecked(base is not None and bool(base.labels))
+            self._labels_for = None
+            return
+        self.use_labels.setEnabled(has and not self.running)
+        if session is not self._labels_for or not has:
+            self.use_labels.setChecked(has)
+            self._labels_for = session
 
     def start(self) -> None:
         """Train off the UI thread on the corrected trees as they are now."""
@@ -185,7 +217,8 @@ class RetrainDialog(QDialog):
         self.result_label.clear()
         self.progress_bar.setValue(0)
         self.status_label.setText(f"Training on {len(trees)} corrected trees…")
-        self.worker = RetrainWorker(trees, base, cv_base, self)
+        labels = not continued and self.use_labels.isChecked()
+        self.worker = RetrainWorker(trees, base, cv_base, labels, self)
         self._set_running(True)
         self.worker.start()
         self._poll.start()
@@ -205,8 +238,10 @@ class RetrainDialog(QDialog):
             self._take_events()
 
     def _set_running(self, running: bool) -> None:
-        for w in (self.start_button, self.scratch, self.resume):
+        for w in (self.start_button, self.scratch, self.resume, self.use_labels):
             w.setEnabled(not running)
+        if not running:
+            self.refresh()
         self.cancel_button.setEnabled(running)
 
     def _take_events(self) -> None:

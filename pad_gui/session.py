@@ -158,14 +158,23 @@ class Session:
                 self.cache[serial, idx, heads] = found
         self.serial = serial
 
-    def corrected_trees(self) -> list[tuple[LexNode, list[str]]]:
-        """The tree and words of every corrected sentence that has a tree (training data)."""
+    def corrected_trees(self) -> list[tuple[LexNode, list[str], list[str]]]:
+        """The tree, words and dependency labels (DEPREL) of every corrected sentence that
+        has a tree (training data)."""
         out = []
         for idx in sorted(i for i, st in self.status.items() if st == CORRECTED):
             tree = self.shown_tree(idx)
             if tree is not None:
-                out.append((tree, self.sentences[idx].forms))
+                sent = self.sentences[idx]
+                out.append((tree, sent.forms, sent.rels))
         return out
+
+    def labeled_share(self) -> float:
+        """The share of words whose DEPREL is given (not "_"): a model may learn from labels
+        only where the file has them."""
+        words = sum(len(s.forms) for s in self.sentences)
+        given = sum(1 for s in self.sentences for r in s.rels if r not in ("", "_"))
+        return given / words if words else 0.0
 
     def add_time(self, idx: int, seconds: float) -> None:
         """Count time spent on a sentence (a long idle stretch counts as IDLE_CAP)."""

@@ -331,7 +331,9 @@ class MainWindow(QMainWindow):
             return
         self._on_engine_ready("")
         self._show_model()
-        self.statusBar().showMessage(f"Decoding with model {name}", 5000)
+        warning = self._label_warning()
+        self.statusBar().showMessage(f"Decoding with model {name}" + warning,
+                                     15000 if warning else 5000)
 
     def _show_model(self) -> None:
         text = self.models.describe_active()
@@ -426,8 +428,18 @@ class MainWindow(QMainWindow):
         else:
             self.scene.clear()
         bad = f", {len(result.skipped)} malformed (see Problems)" if result.skipped else ""
-        self.statusBar().showMessage(f"{len(self.session)} sentences{bad}", 5000)
+        warning = self._label_warning()
+        self.statusBar().showMessage(f"{len(self.session)} sentences{bad}" + warning,
+                                     15000 if warning else 5000)
         return True
+
+    def _label_warning(self) -> str:
+        """"; warning" when the model reads labels this file mostly lacks, else ""."""
+        engine = self.engine.engine if self.engine_ready else None
+        if engine is None or self.session is None:
+            return ""
+        warning = engine.label_warning(self.session.sentences)
+        return f"; {warning}" if warning else ""
 
     def _cannot_open(self, path: Path, why: str) -> bool:
         self._show_problems([InputError(why, str(path))])

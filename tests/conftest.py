@@ -56,13 +56,13 @@ def evalb_dir() -> Path:
     return _need(EVALB_DIR)
 
 
-def _random_model(backoff: bool):
+def _random_model(backoff: bool, labels: str = ""):
     import numpy as np
     from toy import toy_examples
 
     from pad_engine.train import train
 
-    model = train(toy_examples(), epochs=1, bits=14, backoff=backoff)
+    model = train(toy_examples(), epochs=1, bits=14, backoff=backoff, labels=labels)
     rng = np.random.default_rng(7)
     model.weights = rng.normal(0, 1, model.weights.shape).astype(np.float32)
     return model
@@ -78,6 +78,12 @@ def random_model():
 def random_backoff_model():
     """The same with the back-off rules of ``pad train --backoff`` added to the grammar."""
     return _random_model(backoff=True)
+
+
+@pytest.fixture(scope="session")
+def random_labeled_model():
+    """The toy grammar with random weights, reading dependency labels (the label templates)."""
+    return _random_model(backoff=False, labels="deprel")
 
 
 @pytest.fixture(scope="session")

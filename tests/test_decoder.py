@@ -12,7 +12,8 @@ from pad_engine.lextree import LexNode, induced_heads, to_line
 from pad_engine.parser import Parser
 
 
-@pytest.mark.parametrize("which", ["random_model", "random_backoff_model"])
+@pytest.mark.parametrize("which", ["random_model", "random_backoff_model",
+                                   "random_labeled_model"])
 def test_decoder_matches_brute_force(which, request):
     random_model = request.getfixturevalue(which)
     rng = random.Random(3)
@@ -23,13 +24,14 @@ def test_decoder_matches_brute_force(which, request):
         n = rng.randint(1, 6)
         heads = random_projective(n, rng)
         tags = [rng.choice(tags_pool) for _ in range(n)]
+        rels = [rng.choice(["nsubj", "obj", "det", "_"]) for _ in range(n)]
         forms = [f"w{trial}_{i}" for i in range(n)]
         trees = enumerate_parses(random_model, tags, heads)
-        result = parser.parse(forms, tags, heads, prune=False)
+        result = parser.parse(forms, tags, heads, prune=False, rels=rels)
         if not trees:
             assert result.how == "glue"
             continue
-        scores = [derivation_score(random_model, forms, tags, heads, t) for t in trees]
+        scores = [derivation_score(random_model, forms, tags, heads, t, rels) for t in trees]
         best = max(scores)
         assert result.how == "exact"
         assert result.score == pytest.approx(best, rel=1e-4, abs=1e-3)

@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import Qt, QTimer
+from PySide6.QtCore import QPoint, Qt, QTimer
 from PySide6.QtWidgets import QApplication, QFileDialog
 
 from pad_engine import cli
@@ -111,6 +111,12 @@ def correct_some(window: MainWindow, qtbot) -> list[int]:
     return [0, 1, 2]
 
 
+def tick(qtbot, button) -> None:
+    """Click a radio button or check box on its indicator, as a person does (its text may end
+    well before the middle of the widget, where a click would miss)."""
+    qtbot.mouseClick(button, Qt.LeftButton, pos=QPoint(8, button.height() // 2))
+
+
 def retrain_dialog(window: MainWindow) -> RetrainDialog:
     menu_action(window, "Model", "Retrain on Corrected Sentences…").trigger()
     dialog = window.models.retrain_dialog
@@ -120,7 +126,7 @@ def retrain_dialog(window: MainWindow) -> RetrainDialog:
 
 def run_retrain(window: MainWindow, qtbot, continued: bool = False) -> RetrainDialog:
     dialog = retrain_dialog(window)
-    qtbot.mouseClick(dialog.resume if continued else dialog.scratch, Qt.LeftButton)
+    tick(qtbot, dialog.resume if continued else dialog.scratch)
     qtbot.mouseClick(dialog.start_button, Qt.LeftButton)
     assert dialog.running
     qtbot.waitUntil(lambda: not dialog.running, timeout=TIMEOUT)
@@ -158,7 +164,7 @@ def test_retrain_redecodes_uncorrected_and_keeps_corrected(window, qtbot, tiny_m
     monkeypatch.setattr(retrain_dialog_module, "retrain", watched)
     timer.start(5)
     dialog = retrain_dialog(window)
-    qtbot.mouseClick(dialog.resume, Qt.LeftButton)  # the tiny model's grammar: k > 1 trees
+    tick(qtbot, dialog.resume)  # the tiny model's grammar: k > 1 trees
     qtbot.mouseClick(dialog.start_button, Qt.LeftButton)
     assert dialog.running
     qtbot.waitUntil(lambda: not dialog.running, timeout=TIMEOUT)
@@ -307,6 +313,32 @@ def test_versions_curve_switch_back_and_export(window, qtbot, tmp_path, monkeypa
     assert len(lines) == len(window.session) and all(line.startswith("(") for line in lines)
 
 
+def test_the_files_labels_are_offered_from_scratch_and_learned(window, qtbot):
+    correct_some(window, qtbot)
+    dialog = retrain_dialog(window)
+    tick(qtbot, dialog.scratch)
+    assert dialog.use_labels.isEnabled() and dialog.use_labels.isChecked()  # sample has DEPREL
+    run_retrain(window, qtbot)
+    model = window.models.current_model()
+    assert model.labels == "deprel" and {"SBJ", "NMOD", "ROOT"} <= set(model.label_set)
+
+    tick(qtbot, dialog.use_labels)  # untick: a model that ignores labels
+    assert not dialog.use_labels.isChecked()
+    qtbot.mouseClick(dialog.start_button, Qt.LeftButton)
+    qtbot.waitUntil(lambda: not dialog.running, timeout=TIMEOUT)
+    assert window.models.current_model().labels == ""
+
+    tick(qtbot, dialog.resume)  # continuing: the base model decides
+    assert not dialog.use_labels.isEnabled() and not dialog.use_labels.isChecked()
+    qtbot.wait(QApplication.doubleClickInterval() + 50)  # two clicks, not a double click
+    tick(qtbot, dialog.scratch)
+    assert dialog.use_labels.isEnabled()
+    for sent in window.session.sentences:  # a file without labels has none to offer
+        sent.rels = []
+    dialog.refresh()
+    assert not dialog.use_labels.isEnabled() and not dialog.use_labels.isChecked()
+
+
 def test_reopened_project_restores_the_chosen_version(window, qtbot, tiny_model, sample):
     correct_some(window, qtbot)
     run_retrain(window, qtbot)
@@ -373,7 +405,7 @@ def test_retrain_time_on_200_corrected_ptb_trees(qtbot, ptb_dir, capsys):
         if len(trees) >= 200:
             break
     examples = examples_from_penn(trees[:200])
-    worker = RetrainWorker([(e.lex, e.forms) for e in examples], None, lambda: None)
+    worker = RetrainWorker([(e.lex, e.forms, e.rels) for e in examples], None, lambda: None)
     events: list = []
 
     def trained() -> bool:
@@ -393,3 +425,21 @@ def test_retrain_time_on_200_corrected_ptb_trees(qtbot, ptb_dir, capsys):
     with capsys.disabled():
         print(f"\nretrain from scratch on {len(examples)} corrected PTB trees: {seconds:.2f} s "
               f"training, {total:.2f} s including examples and the model file")
+
+
+def test_a_model_reading_other_labels_warns_on_open(qtbot, sample, tmp_path):
+    """A model trained on phrase labels meets the sample's Penn2Malt-style DEPREL."""
+    from guikit import head_marked
+    from pad_resources import resource_path
+
+    from pad_engine.deplabels import tree_labels
+    from pad_engine.train import example_from_lextree, train
+
+    lines = resource_path("sample", "sample.heads.ptb").read_text().splitlines()
+    examples = [example_from_lextree(lex, forms, tree_labels(lex, len(forms)))
+                for lex, forms in map(head_marked, lines)]
+    path = tmp_path / "phrase.padmodel"
+    train(examples, epochs=2, bits=16, labels="phrase").save(path)
+    window = open_window(qtbot, path, sample)
+    assert "labels it never saw" in window.statusBar().currentMessage()
+    window.close()

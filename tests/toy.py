@@ -115,14 +115,14 @@ def enumerate_parses(model, tags: list[str], heads: list[int]) -> list[BinNode]:
     return [t for t in complete(root) if t.label == "TOP"]
 
 
-def derivation_score(model, forms, tags, heads, tree: BinNode) -> float:
+def derivation_score(model, forms, tags, heads, tree: BinNode, rels=None) -> float:
     lex = debinarize(tree)
     ex = Example(forms, tags, heads, tree, lex)
-    enc = encode(model, forms, tags, heads)
+    enc = encode(model, forms, tags, heads, rels)
     kinds, _, rules, cells, _, _ = gold_derivation(model, ex, enc)
     ga = model.packed()
     buf = np.zeros(4096, np.int64)
-    nf = derivation_features(enc.heads, enc.words, enc.tags, kinds, rules, cells,
+    nf = derivation_features(enc.heads, enc.words, enc.tags, enc.labels, kinds, rules, cells,
                              ga.binary, ga.unary, ga.nsym, model.mask, buf)
     return float(model.weights[buf[:nf]].astype(np.float64).sum())
 

@@ -51,6 +51,9 @@ def run(args: argparse.Namespace) -> int:
         choice = choose(data.sentences)
         engine = choice.engine
         print(f"pad convert: {choice.name}: {choice.reason}", file=sys.stderr)
+    warning = engine.label_warning(data.sentences)
+    if warning:
+        print(f"pad convert: {name}: {warning}", file=sys.stderr)
     report = ConvertReport()
     chunks = convert_sentences(engine, data.sentences, report, not args.no_prune, args.kbest)
     if args.output:

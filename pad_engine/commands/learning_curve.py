@@ -21,6 +21,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="training sizes (default: 50 100 200 500 1000 2000 and all)")
     parser.add_argument("--headrules", default="collins",
                         help="head table for the gold d-parses (collins)")
+    parser.add_argument("--labels", action="store_true",
+                        help="label the d-parses as the original PAD's scripts do (phrase+"
+                             "dependent phrase, e.g. S+NP) and train models that read them")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -37,17 +40,18 @@ def run(args: argparse.Namespace) -> int:
         raise InputError("no wsj_0001.mrg here: not the Penn Treebank sample", str(treebank))
     if args.sizes and min(args.sizes) < 1:
         raise InputError("--sizes must be positive")
-    train = load_split(treebank, TRAIN_FILES, args.headrules)
-    test = load_split(treebank, TEST_FILES, args.headrules)
+    labels = "phrase" if args.labels else ""
+    train = load_split(treebank, TRAIN_FILES, args.headrules, labels)
+    test = load_split(treebank, TEST_FILES, args.headrules, labels)
     sizes = args.sizes or [*(s for s in DEFAULT_SIZES if s < len(train)), len(train)]
     if max(sizes) > len(train):
         raise InputError(f"--sizes: the train split has only {len(train)} sentences")
-    print(f"# {len(test)} test sentences, gold tags and d-parses ({args.headrules} heads), "
-          "exact decoding")
+    print(f"# {len(test)} test sentences, gold tags and d-parses ({args.headrules} heads"
+          + (", labeled as the original PAD's scripts do" if labels else "") + "), exact decoding")
     print("# SENTENCES\tF1")
     points = []
     for size in sizes:
-        point = curve_point(train, test, size)
+        point = curve_point(train, test, size, labels=labels)
         points.append(point)
         print(f"{point.size}\t{point.f1:.2f}", flush=True)
         passes = ", ".join(f"{k} {v}" for k, v in sorted(point.hows.items()))
@@ -55,7 +59,7 @@ def run(args: argparse.Namespace) -> int:
               f"test sentences by decoder pass: {passes}", file=sys.stderr)
     timed = min(TIMED_SIZE, len(train))
     start = time.perf_counter()
-    retrain(train[:timed])
+    retrain(train[:timed], labels=labels)
     print(f"# retrain on {timed} sentences: {time.perf_counter() - start:.2f} s")
     if args.output:
         plot(points, args.output)

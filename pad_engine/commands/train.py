@@ -30,6 +30,13 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="one CoNLL file per tree file, same sentences in the same order: "
                              "train to build trees consistent with these d-parses (lifted to "
                              "projective; the closest consistent tree where they disagree)")
+    parser.add_argument("--labels", action="store_true",
+                        help="learn from the d-parses' labels too (4 more feature templates). "
+                             "With --deps the labels are the DEPREL column (UD relations for "
+                             "GUM: held-out F1 84.20 instead of 83.54); on Penn trees they are "
+                             "read off the trees as the original PAD's scripts write them "
+                             "(phrase+dependent phrase, e.g. S+NP). The model then expects "
+                             "input labeled the same way")
     parser.add_argument("--hold-out", type=int, default=0, metavar="K",
                         help="with --deps: set every K-th file pair aside and report F1 on it")
 
@@ -68,6 +75,7 @@ def run(args: argparse.Namespace) -> int:
     headrules = "content" if args.deps else args.headrules
     model = train(examples, epochs=args.epochs, seed=args.seed, headrules=headrules,
                   progress=report, backoff=args.backoff,
+                  labels=("deprel" if args.deps else "phrase") if args.labels else "",
                   bits=DEFAULT_BITS if args.bits is None else args.bits)
     model.training["files"] = [str(p).split("/")[-1] for p in args.trees][:50]
     if args.deps:
@@ -102,7 +110,7 @@ def _penn_examples(args: argparse.Namespace) -> list:
         trees = trees[: args.max_sentences]
     if not trees:
         raise InputError("no trees to train on", ", ".join(args.trees))
-    return examples_from_penn(trees, args.headrules)
+    return examples_from_penn(trees, args.headrules, "phrase" if args.labels else "")
 
 
 def _paired_examples(args: argparse.Namespace):

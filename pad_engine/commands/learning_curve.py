@@ -62,7 +62,7 @@ def run(args: argparse.Namespace) -> int:
     retrain(train[:timed], labels=labels)
     print(f"# retrain on {timed} sentences: {time.perf_counter() - start:.2f} s")
     if args.output:
-        plot(points, args.output)
+        plot(points, args.output, labeled=bool(labels))
         print(f"pad learning-curve: plot written to {args.output}", file=sys.stderr)
     return 0
 
@@ -82,7 +82,7 @@ def _nltk_treebank():
                          "(or install NLTK's 'treebank' corpus)") from None
 
 
-def plot(points: list, path: str) -> None:
+def plot(points: list, path: str, labeled: bool = False) -> None:
     """F1 against training sentences (log scale), written atomically as a PNG."""
     import io
 
@@ -106,8 +106,8 @@ def plot(points: list, path: str) -> None:
         ax.minorticks_off()
     ax.set_xticks(sizes, [str(s) for s in sizes])
     ax.set_xlabel("training sentences (Penn Treebank sample, wsj_0001-0159)")
-    ax.set_ylabel("F1 on wsj_0160-0199 (gold d-parses)")
-    ax.set_title("PAD learning curve")
+    ax.set_ylabel("F1 on wsj_0160-0199 (gold d-parses" + (", labeled)" if labeled else ")"))
+    ax.set_title("PAD learning curve" + (", models reading d-parse labels" if labeled else ""))
     ax.grid(True, alpha=0.3)
     fig.tight_layout()
     buf = io.BytesIO()

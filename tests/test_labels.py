@@ -159,3 +159,22 @@ def test_pad_bench_labels_trains_rather_than_reads_a_model(tmp_path, capsys):
     (tmp_path / "wsj_0001.mrg").write_text(OBJECT + "\n", encoding="utf-8")
     assert main(["bench", "--treebank", str(tmp_path), "--labels", "--model", "m"]) == 1
     assert "--labels trains a model" in capsys.readouterr().err
+
+
+def test_pad_deps_writes_the_labels_a_penn_trained_model_reads(ptb_dir, tmp_path, capsys):
+    from pad_engine.cli import main
+
+    files = [str(ptb_dir / "wsj_0001.mrg"), str(ptb_dir / "wsj_0002.mrg")]
+    model = tmp_path / "labeled.padmodel"
+    assert main(["train", *files, "--labels", "--epochs", "2", "--bits", "16",
+                 "-o", str(model)]) == 0
+    deps, out = tmp_path / "0003.conll", tmp_path / "0003.mrg"
+    assert main(["deps", str(ptb_dir / "wsj_0003.mrg"), str(deps), "--labels", "phrase"]) == 0
+    rels = [line.split("\t")[7] for line in deps.read_text().splitlines() if line]
+    assert "S+NP" in rels and "NP+*" in rels and "ROOT" in rels
+    capsys.readouterr()
+    assert main(["convert", str(deps), "-o", str(out), "--model", str(model)]) == 0
+    assert "never saw" not in capsys.readouterr().err
+    assert main(["deps", str(ptb_dir / "wsj_0003.mrg"), str(deps)]) == 0  # S:NP>VP style
+    assert main(["convert", str(deps), "-o", str(out), "--model", str(model)]) == 0
+    assert "never saw" in capsys.readouterr().err

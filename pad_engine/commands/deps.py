@@ -12,6 +12,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("output", help="CoNLL-X file to write")
     parser.add_argument("--headrules", default="collins",
                         help="head table: collins, content, or a path (default collins)")
+    parser.add_argument("--labels", choices=("relation", "phrase"), default="relation",
+                        help="DEPREL: 'relation' names phrase, dependent and head child "
+                             "(S:NP>VP); 'phrase' is what models trained with --labels on Penn "
+                             "trees read, as the original PAD's scripts write it (S+NP)")
     parser.add_argument("--keep-empty", action="store_true",
                         help="keep -NONE- empty elements as words (removed by default)")
 
@@ -21,8 +25,10 @@ def run(args: argparse.Namespace) -> int:
 
     from pad_engine.atomic import atomic_write_text
     from pad_engine.conll import format_conllx
+    from pad_engine.deplabels import tree_labels
     from pad_engine.errors import InputError
-    from pad_engine.headrules import HeadRules, dependencies
+    from pad_engine.headrules import HeadRules, dependencies, head_children
+    from pad_engine.lextree import from_penn
     from pad_engine.penn import normalize, read_penn
 
     rules = HeadRules.load(args.headrules)
@@ -34,6 +40,8 @@ def run(args: argparse.Namespace) -> int:
             raise InputError("tree has no words once its empty elements are removed "
                              "(use --keep-empty to keep them)", args.input, line)
         words, tags, heads, rels = dependencies(norm, rules)
+        if args.labels == "phrase":
+            rels = tree_labels(from_penn(norm, head_children(norm, rules)), len(words))
         out.append(format_conllx(words, tags, heads, rels) + "\n")
     atomic_write_text(args.output, "".join(out))
     print(f"pad deps: {len(out)} sentences written to {args.output}", file=sys.stderr)

@@ -66,6 +66,7 @@ class FileResult:
     skipped: list[Skipped] = field(default_factory=list)
     seconds: float = 0.0
     error: str = ""  # why a FAILED file failed
+    warning: str = ""  # e.g. the model reads labels the file mostly lacks
 
     @classmethod
     def from_json(cls, d: dict) -> FileResult:
@@ -164,6 +165,10 @@ class BatchReport:
             lines.append(f"{f.input:<{width}}  {f.status:<10}  {f.sentences:>9}  "
                          f"{f.converted:>9}  {len(f.skipped):>7}  {f.output}"
                          + (f"  ({f.error})" if f.error else ""))
+        warned = [f for f in self.files if f.warning]
+        if warned:
+            lines += ["", "Warnings:"]
+            lines += [f"{f.input}: {f.warning}" for f in warned]
         if self.skipped:
             lines += ["", "Skipped sentences:"]
             lines += [f"{s.file}:{s.line}: {s.reason}" for s in self.skipped]
@@ -360,6 +365,7 @@ def _convert_range(task: _Task, part: int, parts: int, out, stopped: Callable[[]
     mine = ConllResult(data.sentences[lo:hi],
                        [e for e in data.skipped if first <= (e.line or 0) < stop])
     report = ConvertReport()
+    warning = engine.label_warning(data.sentences) if part == 0 else None
     chunks = convert_sentences(engine, mine.sentences, report, task.prune, task.kbest)
     _write_in_order(out, _watched(chunks, (task.index, part, parts), len(mine.sentences),
                                   stopped, post), mine)
@@ -369,6 +375,7 @@ def _convert_range(task: _Task, part: int, parts: int, out, stopped: Callable[[]
     result.converted = report.converted
     result.fallback = report.fallback
     result.skipped = [Skipped(task.input, e.line, e.problem) for e in problems]
+    result.warning = warning or ""
     return result, before
 
 
@@ -515,6 +522,7 @@ class _Parts:
             result.converted += r.converted
             result.fallback += r.fallback
             result.skipped += r.skipped
+            result.warning = result.warning or r.warning
             result.seconds = max(result.seconds, r.seconds)
         self.finish(task, result, _stamp(before, after))
 

@@ -178,3 +178,29 @@ def test_pad_deps_writes_the_labels_a_penn_trained_model_reads(ptb_dir, tmp_path
     assert main(["deps", str(ptb_dir / "wsj_0003.mrg"), str(deps)]) == 0  # S:NP>VP style
     assert main(["convert", str(deps), "-o", str(out), "--model", str(model)]) == 0
     assert "never saw" in capsys.readouterr().err
+
+
+def test_convert_dir_reports_files_whose_labels_the_model_never_saw(tmp_path, capsys):
+    import json
+
+    from pad_engine.cli import main
+    from pad_engine.conll import format_conllx
+
+    model = tmp_path / "labeled.padmodel"
+    train(examples("phrase"), epochs=2, bits=16, labels="phrase").save(model)
+    forms, tags, heads = ["people", "visit", "friends"], ["NNS", "VBP", "NNS"], [2, 0, 2]
+    src = tmp_path / "in"
+    src.mkdir()
+    (src / "known.conll").write_text(
+        format_conllx(forms, tags, heads, ["S+NP", "ROOT", "VP+NP"]) + "\n", encoding="utf-8")
+    (src / "ud.conll").write_text(
+        format_conllx(forms, tags, heads, ["nsubj", "root", "obj"]) + "\n", encoding="utf-8")
+    out = tmp_path / "out"
+    assert main(["convert-dir", str(src), str(out), "--model", str(model), "--jobs", "1"]) == 0
+    assert "ud.conll: 1 of 1 sentences converted; the model reads dependency labels" in (
+        capsys.readouterr().err)
+    report = json.loads((out / "pad-convert-report.json").read_text(encoding="utf-8"))
+    warnings = {f["input"]: f["warning"] for f in report["files"]}
+    assert warnings["known.conll"] == "" and "never saw" in warnings["ud.conll"]
+    assert "Warnings:\nud.conll: the model reads" in (
+        out / "pad-convert-report.txt").read_text(encoding="utf-8")

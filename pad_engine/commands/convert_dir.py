@@ -46,7 +46,8 @@ def run(args: argparse.Namespace) -> int:
         if p.file is not None:
             f = p.file
             what = (f"failed: {f.error}" if f.status == FAILED else
-                    f"{f.converted} of {f.sentences} sentences converted")
+                    f"{f.converted} of {f.sentences} sentences converted"
+                    + (f"; {f.warning}" if f.warning else ""))
             print("\r\033[K" if tty else "", end="", file=sys.stderr)
             print(f"pad convert-dir: {f.input}: {what}", file=sys.stderr)
         if tty:

@@ -93,10 +93,13 @@ class ModelControl(QObject):
     def describe_active(self) -> str:
         """Which model decodes, and why version 0 is the one it is, in words."""
         if self.active != BUNDLED:
-            return f"Model: version {self.active} (retrained in this project)"
-        if self.startup_path is None and self.choice is not None:
-            return f"Model: {self.choice.name}, for {self.choice.reason}"
-        return f"Model: {self.startup_name}"
+            text = f"Model: version {self.active} (retrained in this project)"
+        elif self.startup_path is None and self.choice is not None:
+            text = f"Model: {self.choice.name}, for {self.choice.reason}"
+        else:
+            text = f"Model: {self.startup_name}"
+        model = self.current_model()
+        return text + ("; reads dependency labels" if model is not None and model.labels else "")
 
     def versions(self) -> list[ModelVersion]:
         return self.store.versions() if self.store is not None else []

@@ -349,6 +349,7 @@ class MainWindow(QMainWindow):
         else:
             self.labels = self.engine.engine.labels()
             self.label_edit.setCompleter(label_completer(self.labels, self.label_edit))
+            self._show_model()
             self.statusBar().showMessage("Model ready", 3000)
         if self.current >= 0:
             self._render()

@@ -321,12 +321,14 @@ def test_the_files_labels_are_offered_from_scratch_and_learned(window, qtbot):
     run_retrain(window, qtbot)
     model = window.models.current_model()
     assert model.labels == "deprel" and {"SBJ", "NMOD", "ROOT"} <= set(model.label_set)
+    assert "reads dependency labels" in window.model_label.toolTip()
 
     tick(qtbot, dialog.use_labels)  # untick: a model that ignores labels
     assert not dialog.use_labels.isChecked()
     qtbot.mouseClick(dialog.start_button, Qt.LeftButton)
     qtbot.waitUntil(lambda: not dialog.running, timeout=TIMEOUT)
     assert window.models.current_model().labels == ""
+    assert "labels" not in window.model_label.toolTip()
 
     tick(qtbot, dialog.resume)  # continuing: the base model decides
     assert not dialog.use_labels.isEnabled() and not dialog.use_labels.isChecked()

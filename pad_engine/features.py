@@ -19,8 +19,11 @@ from numba import njit
 RULE_END, PARENT_END, HEAD_END, N_BINARY = 17, 27, 29, 31
 # A model that reads dependency labels adds N_LABEL templates: the modifier's label conjoined
 # with the rule, the parent, parent+head child and parent+modifier child (paper section 6, the
-# four templates it adds for Chinese). Its context arrays are N_BINARY + N_LABEL long.
+# four templates it adds for Chinese), at these places of its context arrays, which are
+# MAX_BINARY long.
+LABEL_RULE, LABEL_PARENT, LABEL_HEAD, LABEL_MOD = range(N_BINARY, N_BINARY + 4)
 N_LABEL = 4
+MAX_BINARY = N_BINARY + N_LABEL
 NO_LABELS = np.zeros(0, np.int64)
 N_UNARY = 11
 MIX = 0x5BD1E9955BD1E995
@@ -114,20 +117,23 @@ def score_cache(nsym: int) -> tuple[np.ndarray, np.ndarray]:
 @njit(cache=True, inline="always")
 def binary_score(ctx, rule, A, hs, ms, nsym, weights, mask, cache, stamp, tid):
     """Score of binary rule ``rule`` (A -> hs ms) in the transition whose context is ``ctx``.
-    The parent's 10 templates are shared by every rule with parent A in the transition, so
-    they are read once per transition ``tid`` (a number no other transition uses)."""
+    The parent's templates (10, and its label template) are shared by every rule with parent
+    A in the transition, so they are read once per transition ``tid`` (a number no other
+    transition uses)."""
+    labeled = ctx.shape[0] > N_BINARY
     s = _sum(ctx, 0, RULE_END, rule, weights, mask)
     if stamp[A] != tid:
         stamp[A] = tid
         cache[A] = _sum(ctx, RULE_END, PARENT_END, A, weights, mask)
+        if labeled:
+            cache[A] += weights[feature_index(ctx[LABEL_PARENT], A, mask)]
     s += cache[A]
     s += _sum(ctx, PARENT_END, HEAD_END, A * nsym + hs, weights, mask)
     s += _sum(ctx, HEAD_END, N_BINARY, A * nsym + ms, weights, mask)
-    if ctx.shape[0] > N_BINARY:
-        s += weights[feature_index(ctx[N_BINARY], rule, mask)]
-        s += weights[feature_index(ctx[N_BINARY + 1], A, mask)]
-        s += weights[feature_index(ctx[N_BINARY + 2], A * nsym + hs, mask)]
-        s += weights[feature_index(ctx[N_BINARY + 3], A * nsym + ms, mask)]
+    if labeled:
+        s += weights[feature_index(ctx[LABEL_RULE], rule, mask)]
+        s += weights[feature_index(ctx[LABEL_HEAD], A * nsym + hs, mask)]
+        s += weights[feature_index(ctx[LABEL_MOD], A * nsym + ms, mask)]
     return s
 
 
@@ -145,10 +151,10 @@ def binary_indices(ctx, rule, parent, parent_head, parent_mod, mask, out, start)
     _indices(ctx, PARENT_END, HEAD_END, parent_head, mask, out, start)
     _indices(ctx, HEAD_END, N_BINARY, parent_mod, mask, out, start)
     if ctx.shape[0] > N_BINARY:
-        out[start + N_BINARY] = feature_index(ctx[N_BINARY], rule, mask)
-        out[start + N_BINARY + 1] = feature_index(ctx[N_BINARY + 1], parent, mask)
-        out[start + N_BINARY + 2] = feature_index(ctx[N_BINARY + 2], parent_head, mask)
-        out[start + N_BINARY + 3] = feature_index(ctx[N_BINARY + 3], parent_mod, mask)
+        out[start + LABEL_RULE] = feature_index(ctx[LABEL_RULE], rule, mask)
+        out[start + LABEL_PARENT] = feature_index(ctx[LABEL_PARENT], parent, mask)
+        out[start + LABEL_HEAD] = feature_index(ctx[LABEL_HEAD], parent_head, mask)
+        out[start + LABEL_MOD] = feature_index(ctx[LABEL_MOD], parent_mod, mask)
     return start + ctx.shape[0]
 
 
@@ -187,7 +193,7 @@ def unary_indices(ctx, rule, mask, out, start):
 @njit(cache=True)
 def binary_context_array(labels: np.ndarray) -> np.ndarray:
     """The context array for a sentence: with label templates when it has labels."""
-    return np.zeros(N_BINARY + (N_LABEL if labels.shape[0] > 0 else 0), np.int64)
+    return np.zeros(MAX_BINARY if labels.shape[0] > 0 else N_BINARY, np.int64)
 
 
 def word_ids(forms: list[str]) -> np.ndarray:

@@ -59,8 +59,7 @@ def retrain(examples: list[Example], base: Model | None = None, *,
     backoff = s.backoff and (base is None or bool(base.training.get("backoff")))
     model = train(examples, init=base, epochs=s.epochs, eta=s.eta, l1=s.l1, margin=s.margin,
                   backoff=backoff, seed=seed, progress=progress, cancel=cancel,
-                  headrules=base.headrules if base is not None else "collins",
-                  labels=labels if base is None else "")
+                  headrules=base.headrules if base is not None else "collins", labels=labels)
     model.training["from"] = "continued from a model" if base is not None else "scratch"
     model.training["heads"] = "carried by the training trees"
     return model

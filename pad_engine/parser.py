@@ -58,7 +58,7 @@ def encode(model: Model, forms: list[str], tags: list[str], heads: list[int],
     h = np.fromiter(heads, dtype=np.int64, count=n) - 1
     labels = NO_LABELS
     if model.labels:
-        labels = label_ids(list(rels) if rels and len(rels) == n else ["_"] * n)
+        labels = label_ids(rels if rels and len(rels) == n else ["_"] * n)
     return Encoded(h, rows, word_ids(forms), tagvals, labels)
 
 

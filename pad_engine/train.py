@@ -20,7 +20,7 @@ from numba import njit
 
 from pad_engine.binarize import HEAD_LEFT, LEAF, UNARY, BinNode, binarize, is_intermediate
 from pad_engine.decoder import derivation_features, sentence_structure
-from pad_engine.features import N_BINARY, N_LABEL
+from pad_engine.features import MAX_BINARY
 from pad_engine.grammar import UNKNOWN_TAG, Grammar
 from pad_engine.lextree import LexNode, from_penn, induced_heads
 from pad_engine.model import DEFAULT_BITS, Model
@@ -266,7 +266,7 @@ def train(
     rng = np.random.default_rng(seed)
     step = 1.0
     max_nodes = max((len(g[0]) for g in golds), default=1)
-    buf = np.zeros(max(1, 4 * max_nodes * (N_BINARY + N_LABEL) + 64), np.int64)
+    buf = np.zeros(max(1, 4 * max_nodes * MAX_BINARY + 64), np.int64)
     for epoch in range(1, epochs + 1):
         errors = 0
         order = rng.permutation(len(examples))
@@ -281,7 +281,7 @@ def train(
             if not (pk.shape == gk.shape and (pk == gk).all() and (ps == gs).all()
                     and (pr == gr).all() and (pc == gc).all()):
                 errors += 1
-                need = (len(gk) + len(pk)) * (N_BINARY + N_LABEL)
+                need = (len(gk) + len(pk)) * MAX_BINARY
                 if buf.shape[0] < need:
                     buf = np.zeros(2 * need, np.int64)
                 ng = derivation_features(

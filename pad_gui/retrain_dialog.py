@@ -239,9 +239,7 @@ class RetrainDialog(QDialog):
 
     def _set_running(self, running: bool) -> None:
         for w in (self.start_button, self.scratch, self.resume, self.use_labels):
-            w.setEnabled(not running)
-        if not running:
-            self.refresh()
+            w.setEnabled(not running)  # _finish's refresh() then sets the labels box by its rule
         self.cancel_button.setEnabled(running)
 
     def _take_events(self) -> None:

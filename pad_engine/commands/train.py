@@ -75,7 +75,7 @@ def run(args: argparse.Namespace) -> int:
     headrules = "content" if args.deps else args.headrules
     model = train(examples, epochs=args.epochs, seed=args.seed, headrules=headrules,
                   progress=report, backoff=args.backoff,
-                  labels=("deprel" if args.deps else "phrase") if args.labels else "",
+                  labels=_label_source(args),
                   bits=DEFAULT_BITS if args.bits is None else args.bits)
     model.training["files"] = [str(p).split("/")[-1] for p in args.trees][:50]
     if args.deps:
@@ -91,6 +91,14 @@ def run(args: argparse.Namespace) -> int:
     model.save(args.output)
     print(f"pad train: {len(examples)} trees, model written to {args.output}", file=sys.stderr)
     return 0
+
+
+def _label_source(args: argparse.Namespace) -> str:
+    """Where the model's labels come from ("" when it reads none): DEPREL of the paired CoNLL
+    files, or the phrase labels read off Penn trees (deplabels.py)."""
+    if not args.labels:
+        return ""
+    return "deprel" if args.deps else "phrase"
 
 
 def _penn_examples(args: argparse.Namespace) -> list:
@@ -110,7 +118,7 @@ def _penn_examples(args: argparse.Namespace) -> list:
         trees = trees[: args.max_sentences]
     if not trees:
         raise InputError("no trees to train on", ", ".join(args.trees))
-    return examples_from_penn(trees, args.headrules, "phrase" if args.labels else "")
+    return examples_from_penn(trees, args.headrules, _label_source(args))
 
 
 def _paired_examples(args: argparse.Namespace):

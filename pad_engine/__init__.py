@@ -7,7 +7,10 @@ from pathlib import Path
 
 __version__ = "0.1.0"
 
-_JIT_SOURCES = ("features.py", "decoder.py", "kbest.py", "train.py")
+_JIT_SOURCES = (
+    "trees/structure.py", "decoding/features.py", "decoding/decoder.py", "decoding/kbest.py",
+    "learning/train.py", "trees/projectivize.py",
+)
 
 
 def _numba_cache_dir() -> None:

@@ -1,85 +1,103 @@
-"""The engine as the app and batch conversion use it: one object, one call per job."""
+"""The engine as the app sees it: the one module ``pad_gui`` imports from ``pad_engine``.
+
+Everything here is either a data type that flows between engine and app, or one call per
+job the app runs (decode, read, write, choose a model, retrain, convert a folder). Errors
+reach the app as :class:`PadError` (or :class:`Cancelled` for a job it cancelled), never as
+an exception of some inner layer: the app shows them, it does not interpret them.
+``tests/test_architecture.py`` keeps the app to this module.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from pathlib import Path
+from collections.abc import Callable
 
-from pad_engine.deptree import DepSentence
-from pad_engine.lextree import LexNode, induced_heads, to_line
-from pad_engine.model import Model, default_model_path
-from pad_engine.parser import Parser
-from pad_engine.projectivize import Lift, projectivize
+from pad_engine.batch.folders import (
+    FAILED,
+    BatchProgress,
+    BatchReport,
+    FileResult,
+    convert_folder,
+    default_jobs,
+)
+from pad_engine.decoding.choice import Choice, choose
+from pad_engine.decoding.engine import Candidate, Converter, Engine
+from pad_engine.decoding.model import Model, default_model_path
+from pad_engine.decoding.rulebased import RuleBasedEngine
+from pad_engine.errors import InputError, PadError
+from pad_engine.io.atomic import atomic_open, atomic_write_text
+from pad_engine.io.conll import ConllResult, read_conll, write_conll
+from pad_engine.learning import retrain as _retrain
+from pad_engine.learning.retrain import Comparison, CrossValidation, Plan
+from pad_engine.learning.selection import margin_of, priority
+from pad_engine.learning.train import Cancelled, Progress, example_from_lextree
+from pad_engine.parsing.annotation import read_for_annotation
+from pad_engine.resources import resource_path
+from pad_engine.trees import edits
+from pad_engine.trees.deptree import DepSentence, tree_problem
+from pad_engine.trees.lextree import LexNode, induced_heads, to_line
+
+# A corrected sentence as the app keeps it: its tree, its words, its DEPREL column.
+CorrectedTree = tuple[LexNode, list[str], list[str]]
+
+__all__ = [
+    "FAILED", "BatchProgress", "BatchReport", "Cancelled", "Candidate", "Choice",
+    "Comparison", "ConllResult", "Converter", "CorrectedTree", "CrossValidation",
+    "DepSentence", "Engine", "Plan", "compare", "plan",
+    "FileResult", "InputError", "LexNode", "Model", "PadError", "Progress", "RuleBasedEngine",
+    "atomic_open", "atomic_write_text", "choose", "convert_folder", "cross_validate",
+    "default_jobs", "default_model_path", "edits", "induced_heads", "margin_of", "priority",
+    "read_conll",
+    "read_for_annotation",
+    "resource_path", "retrain", "to_line", "tree_problem", "write_conll",
+]
 
 
-@dataclass
-class Candidate:
-    """One c-parse of a sentence: the lexicalized tree, its model score, its Penn line.
-    ``how`` is "pruned", "exact" or "fallback" (no model derivation: flat projection).
-    ``lifted`` lists the arcs moved to make a non-projective d-parse projective, as
-    (dependent, original head, new head); the tree is consistent with the lifted d-parse."""
-
-    tree: LexNode
-    score: float
-    how: str
-    lifted: list[Lift] = field(default_factory=list)
-
-    def penn(self, forms: list[str]) -> str:
-        return to_line(self.tree, forms)
-
-    def heads(self) -> list[int]:
-        return induced_heads(self.tree, len(self.tree.preterminals()))
+def retrain(trees: list[CorrectedTree], base: Model | None = None, *,
+            progress: Callable[[Progress], None] | None = None,
+            cancel: Callable[[], bool] | None = None, labels: bool = False) -> Model:
+    """A model trained on the corrected trees, from scratch (``base`` None) or continuing
+    from ``base``; with ``labels`` a model from scratch also reads the DEPREL column."""
+    examples = _examples(trees)
+    return _guarded(lambda: _retrain.retrain(examples, base, progress=progress, cancel=cancel,
+                                             labels="deprel" if labels else ""))
 
 
-class Engine:
-    """A loaded model and its decoder."""
+def cross_validate(trees: list[CorrectedTree], folds: int, base: Model | None = None, *,
+                   progress: Callable[[int, int], None] | None = None,
+                   cancel: Callable[[], bool] | None = None,
+                   labels: bool = False) -> CrossValidation:
+    """k-fold cross-validated F1 of :func:`retrain` on the corrected trees (at least 2)."""
+    examples = _examples(trees)
+    return _guarded(lambda: _retrain.cross_validate(
+        examples, folds, base, progress=progress, cancel=cancel,
+        labels="deprel" if labels else ""))
 
-    def __init__(self, model: Model):
-        self.model = model
-        self.parser = Parser(model)
 
-    def label_warning(self, sentences: list[DepSentence]) -> str | None:
-        """A warning when the model reads dependency labels and most of these sentences'
-        labels are ones it never saw (a file labeled in another scheme, or unlabeled): the
-        trees will be worse than from a model that ignores labels."""
-        if not self.model.labels:
-            return None
-        known = set(self.model.label_set)
-        rels = [r for s in sentences for r in (s.rels or ["_"] * len(s.forms))]
-        unknown = sum(r not in known for r in rels)
-        if not rels or unknown * 2 <= len(rels):
-            return None
-        seen = ", ".join(self.model.label_set[:6]) + (", ..." if len(known) > 6 else "")
-        return (f"the model reads dependency labels ({seen}), but {unknown} of the {len(rels)} "
-                "words have labels it never saw in training: expect less accurate trees, or "
-                "use a model trained without labels")
+def plan(base: Model | None = None, labels: bool = False) -> Plan:
+    """A way to train on corrected trees: from scratch or from ``base``, with the DEPREL
+    column read when ``labels`` (a model from scratch only; a base keeps its choice)."""
+    return Plan(base, "deprel" if labels and base is None else "")
 
-    @classmethod
-    def load(cls, path: str | Path | None = None) -> Engine:
-        """Load a model file, or the bundled default model when ``path`` is None."""
-        return cls(Model.load(path if path is not None else default_model_path()))
 
-    @property
-    def pos_column(self) -> str:
-        """The CoNLL column the model's tags come from: "xpos", "upos" or "auto"."""
-        return self.model.pos_column
+def compare(trees: list[CorrectedTree], folds: int, new: Plan, current: Plan | Model | Converter,
+            *, progress: Callable[[int, int], None] | None = None,
+            cancel: Callable[[], bool] | None = None) -> Comparison:
+    """A new training plan cross-validated beside the model in use, on the same held-out
+    corrected trees (a plan is re-run per fold, a model or converter scored as it is)."""
+    examples = _examples(trees)
+    return _guarded(lambda: _retrain.compare(examples, folds, new, current, progress=progress,
+                                             cancel=cancel))
 
-    def labels(self) -> list[str]:
-        """The phrase labels the model knows (for relabeling), without tags or chain symbols."""
-        g = self.model.grammar
-        tags = set(g.tags)
-        return sorted(s for s in g.symbols
-                      if s not in tags and not s.startswith("@") and not s.startswith("<"))
 
-    def candidates(self, sent: DepSentence, k: int = 10, prune: bool = True) -> list[Candidate]:
-        """The k best c-parses consistent with the sentence's d-parse (lifted to a projective
-        one first if need be), best first."""
-        heads, lifted = projectivize(sent.heads)
-        parses = self.parser.kbest(sent.forms, sent.tags, heads, k, prune=prune, rels=sent.rels)
-        return [Candidate(p.tree, p.score, p.how, list(lifted)) for p in parses]
+def _examples(trees: list[CorrectedTree]) -> list:
+    return _guarded(lambda: [example_from_lextree(t, forms, rels) for t, forms, rels in trees])
 
-    def best(self, sent: DepSentence, prune: bool = True) -> Candidate:
-        """The best c-parse consistent with the sentence's (projectivized) d-parse."""
-        heads, lifted = projectivize(sent.heads)
-        p = self.parser.parse(sent.forms, sent.tags, heads, prune=prune, rels=sent.rels)
-        return Candidate(p.tree, p.score, p.how, lifted)
+
+def _guarded(job: Callable):
+    """Run a learning job; its inner errors become one PadError the app can show."""
+    try:
+        return job()
+    except (PadError, Cancelled):
+        raise
+    except (ValueError, OSError) as err:
+        raise PadError(str(err)) from err

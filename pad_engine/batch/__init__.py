@@ -1,0 +1,1 @@
+"""Whole files and folders: converting a file's sentences, folders on local processes or Dask."""

@@ -1,0 +1,52 @@
+"""``pad bench``: accuracy and speed figures on the Penn Treebank sample."""
+
+from __future__ import annotations
+
+import argparse
+
+HELP = "Train and evaluate on the Penn Treebank sample split; print F1 and speed figures."
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--treebank", required=True,
+                        help="folder with wsj_0001.mrg .. wsj_0199.mrg (the PTB sample)")
+    parser.add_argument("--model", help="evaluate this model instead of training one")
+    parser.add_argument("--epochs", type=int, default=10, help="training epochs (10)")
+    parser.add_argument("--headrules", default="collins", help="head table (collins)")
+    parser.add_argument("--labels", action="store_true",
+                        help="train a model that reads d-parse labels, labeling the d-parses as "
+                             "the original PAD's scripts do (phrase+dependent phrase, e.g. S+NP; "
+                             "the setting of its published figures); a --model that reads them "
+                             "gets them without this flag")
+    parser.add_argument("--rules-only", action="store_true",
+                        help="only the rule-based fallback's F1 (no model, no training)")
+    parser.add_argument("--text", action="store_true",
+                        help="the text pipeline's figures instead (tagging, UAS/LAS, F1 from "
+                             "text, speed: the same as pad bench-text), with --ewt for UD "
+                             "English EWT test")
+    parser.add_argument("--ewt", metavar="DIR",
+                        help="with --text: folder with en_ewt-ud-test.conllu")
+
+
+def run(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from pad_engine.errors import InputError
+    from pad_engine.learning.bench import run_bench, run_rules_bench
+
+    treebank = Path(args.treebank)
+    if not (treebank / "wsj_0001.mrg").exists():
+        raise InputError("no wsj_0001.mrg here: not the Penn Treebank sample", str(treebank))
+    if args.text:
+        from pad_engine.cli import bench_text
+
+        return bench_text.run(argparse.Namespace(treebank=args.treebank, ewt=args.ewt,
+                                                 parser="ptb", ud_parser="ud"))
+    if args.rules_only:
+        run_rules_bench(treebank)
+        return 0
+    if args.labels and args.model:
+        raise InputError("--labels trains a model; a --model reads the labels it was trained on")
+    run_bench(treebank, Path(args.model) if args.model else None, args.epochs, args.headrules,
+              labels="phrase" if args.labels else "")
+    return 0

@@ -1,0 +1,93 @@
+"""``pad oracle``: the tree consistent with a d-parse that is closest to a gold tree."""
+
+from __future__ import annotations
+
+import argparse
+
+from pad_engine.cli._options import add_encoding
+
+HELP = "For gold Penn trees and any d-parses of the same sentences, the closest trees in Y(x,d)."
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("gold", help="gold Penn trees")
+    parser.add_argument("deps", help="CoNLL d-parses of the same sentences, in the same order "
+                                     "(non-projective ones are lifted first)")
+    parser.add_argument("-o", "--output", help="output file (standard output when absent)")
+    parser.add_argument("--model", help="model whose grammar bounds the search (default: the "
+                                        "bundled model that fits the d-parses, as pad convert "
+                                        "picks it; with none, the gold trees' own rules)")
+    add_encoding(parser)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Pairs each gold tree with its d-parse as ``pad train --deps`` does (bracket escaping,
+    lifting); a pair that does not fit gets an empty line and one message on stderr."""
+    import sys
+
+    from pad_engine.decoding.choice import choose
+    from pad_engine.decoding.engine import Engine
+    from pad_engine.decoding.model import Model
+    from pad_engine.decoding.parser import Parser
+    from pad_engine.errors import InputError
+    from pad_engine.io.atomic import atomic_open, prepare_output
+    from pad_engine.io.conll import read_conll
+    from pad_engine.io.penn import read_penn
+    from pad_engine.learning.pairs import guided_lextree, make_pair, oracle_grammar
+    from pad_engine.trees.lextree import to_line
+
+    if args.output:
+        prepare_output(args.output, [args.gold, args.deps] + ([args.model] if args.model else []))
+    penn = read_penn(args.gold, encoding=args.encoding)
+    gold = penn.trees
+    result = read_conll(args.deps, pos="auto", on_error="skip", encoding=args.encoding)
+    for note in (penn.note, result.note):
+        if note:
+            print(f"pad oracle: {note}", file=sys.stderr)
+    for err in result.skipped:
+        print(f"pad oracle: skipped {err}", file=sys.stderr)
+    deps = result.sentences
+    # the file's sentences in order, a skipped one as None: each still takes its tree's place
+    order = result.in_file_order()
+    if len(gold) != len(order):
+        raise InputError(f"{len(order)} sentences here but {len(gold)} trees in {args.gold}",
+                         args.deps)
+    pairs: list = []
+    slots: list = []  # per gold tree: its pair, or None
+    for tree, sent in zip(gold, order):
+        pair = None
+        if sent is not None:
+            try:
+                pair = make_pair(tree, sent, args.deps)
+                pairs.append(pair)
+            except InputError as err:
+                print(f"pad oracle: skipped {err}", file=sys.stderr)
+        slots.append(pair)
+    lexed = {id(p): guided_lextree(p) for p in pairs}
+    if args.model:
+        model = Model.load(args.model)
+        why = args.model
+    else:
+        choice = choose(deps)
+        if isinstance(choice.engine, Engine):
+            model, why = choice.engine.model, f"{choice.name}: {choice.reason}"
+        else:
+            model = oracle_grammar(pairs, list(lexed.values()))
+            why = f"the gold trees' own rules ({choice.reason})"
+    print(f"pad oracle: the search is bounded by the grammar of {why}", file=sys.stderr)
+    parser = Parser(model)
+    lines = []
+    for pair in slots:
+        if pair is None:
+            lines.append("")
+            continue
+        best = parser.oracle(pair.forms, pair.tags, pair.heads, lexed[id(pair)])
+        lines.append(to_line(best.tree, pair.forms))
+    text = "\n".join(lines) + "\n"
+    if args.output:
+        with atomic_open(args.output, "w") as out:
+            out.write(text)
+    else:
+        sys.stdout.write(text)
+    return 0
+

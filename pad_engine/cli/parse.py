@@ -1,0 +1,93 @@
+"""``pad parse``: plain text or CoNLL without heads in, Penn trees out."""
+
+from __future__ import annotations
+
+import argparse
+
+HELP = ("Parse text: tag, d-parse and convert plain text (one sentence per line) or CoNLL "
+        "without heads into Penn trees.")
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("input", nargs="?",
+                        help="text or CoNLL file (standard input when absent or -)")
+    parser.add_argument("-o", "--output", help="Penn output file (standard output when absent)")
+    parser.add_argument("--parser", default="ptb", metavar="PARSER",
+                        help="text model: ptb (bundled, Penn Treebank sample, Collins heads; "
+                             "the default), ud (bundled, UD English EWT) or a file from pad "
+                             "train-deps")
+    parser.add_argument("--model", help="PAD model file (default: the bundled one that pairs "
+                                        "with the text model)")
+    parser.add_argument("--kbest", type=int, default=0, metavar="K",
+                        help="write the K best trees per sentence as SCORE<TAB>TREE lines, "
+                             "then a blank line")
+    parser.add_argument("--deps-out", metavar="OUT.conllu",
+                        help="also write the predicted d-parses (CoNLL-U)")
+    parser.add_argument("--tokenize", action="store_true",
+                        help="split raw text lines into Penn-style tokens (default: split at "
+                             "whitespace)")
+
+
+def run(args: argparse.Namespace) -> int:
+    import sys
+
+    from pad_engine.decoding.engine import Engine
+    from pad_engine.errors import InputError
+    from pad_engine.io.atomic import atomic_open, prepare_output
+    from pad_engine.parsing.pipeline import TextPipeline, load_text_model, paired_choice
+    from pad_engine.parsing.text import conll_lines, read_text
+
+    if args.kbest < 0 or args.kbest > 1000:
+        raise InputError(f"--kbest must be between 1 and 1000, not {args.kbest}")
+    inputs = [p for p in (args.input, args.model, args.parser) if p not in (None, "-")]
+    for output in (args.output, args.deps_out):
+        if output:
+            prepare_output(output, inputs)
+    if args.input in (None, "-"):
+        text, name = sys.stdin.read(), "<stdin>"
+    else:
+        with open(args.input, "rb") as f:
+            text, name = f.read().decode("utf-8", errors="surrogateescape"), args.input
+    items = read_text(text, name, tokenized=not args.tokenize)
+    model, model_path = load_text_model(args.parser)
+    if args.model:
+        engine, pad_name = Engine.load(args.model), args.model
+    else:
+        choice = paired_choice(model)
+        engine, pad_name = choice.engine, choice.name
+    print(f"pad parse: text model {model_path.name} ({model.convention} d-parses), "
+          f"PAD model {pad_name}", file=sys.stderr)
+    pipeline = TextPipeline(model)
+    trees, deps, problems = [], [], []
+    converted = 0
+    for item in items:
+        if isinstance(item, InputError):
+            problems.append(item)
+            trees.append("\n\n" if args.kbest else "\n")
+            continue
+        analysis = pipeline.analyze(item)
+        sent = analysis.dep_sentence()
+        try:
+            if args.kbest:
+                cands = engine.candidates(sent, k=args.kbest)
+                trees.append("".join(f"{c.score:.4f}\t{c.penn(sent.forms)}\n" for c in cands)
+                             + "\n")
+            else:
+                trees.append(engine.best(sent).penn(sent.forms) + "\n")
+            converted += 1
+        except InputError as err:
+            problems.append(InputError(err.problem, name, item.line))
+            trees.append("\n\n" if args.kbest else "\n")
+        deps.append(conll_lines(item, analysis.tags, analysis.heads, analysis.rels))
+    if args.output:
+        with atomic_open(args.output, "w") as out:
+            out.writelines(trees)
+    else:
+        sys.stdout.writelines(trees)
+    if args.deps_out:
+        with atomic_open(args.deps_out, "w") as out:
+            out.writelines(deps)
+    for err in problems:
+        print(f"pad parse: skipped {err}", file=sys.stderr)
+    print(f"pad parse: {converted} of {len(items)} sentences parsed", file=sys.stderr)
+    return 0

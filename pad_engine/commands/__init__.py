@@ -1,1 +1,0 @@
-"""Subcommands of ``pad``: one module each, discovered by ``pad_engine.cli``."""

@@ -1,0 +1,538 @@
+"""The constrained lexicalized CKY decoder of paper §3 (Figure 3, right), in Numba: one chart
+for the best derivation and for the k best.
+
+Because the d-parse is fixed, an item headed by word h is determined by how many of h's left
+dependents (nearest first) and right dependents it has absorbed: a *cell* (h, a, b). A cell
+holds items (a symbol with its derivations, best first) in ``U + 1`` layers: layer 0 comes from
+the attachment of the next left or right dependent (or the preterminal when a = b = 0); layer
+l applies one unary rule to layer l - 1, which bounds unary chains without cycles. A parent
+uses a cell's *final* item of a symbol: its derivations over all layers. Heads are processed
+dependents first, cells of a head in (a, b) order, so every premise is final when it is used.
+
+1-best and k-best share all of it (cell walk, transitions and pruning, rule scores, unary
+layers, storage, backtrace); only the step that turns an item's candidates into its list of
+derivations differs: keep the best (K = 1), or enumerate the K best lazily
+(:func:`pad_engine.decoding.kbest.combine`). Items are stored for the symbols a cell has, not
+for every cell x layer x symbol, so memory follows what a sentence builds; callers bound the
+number of cells before decoding (``parser.MAX_CHART``).
+
+The same routine does loss-augmented decoding for training (``loss_weight`` > 0 adds the
+Hamming cost of each production against the gold derivation) and the oracle (``cell_cost``).
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+from numba import njit
+
+from pad_engine.decoding.features import (
+    N_UNARY,
+    binary_context,
+    binary_context_array,
+    binary_indices,
+    binary_score,
+    score_cache,
+    unary_context,
+    unary_indices,
+    unary_score,
+)
+from pad_engine.decoding.kbest import E_NX, E_NY, E_RULE, E_SYM, E_X, E_Y, combine
+from pad_engine.trees.structure import cell_span, sentence_structure
+
+GLUE_PENALTY = 100.0
+NO_GLUE = 1 << 40
+# node kinds in a decoded derivation (pre-order arrays)
+LEAF, UNARY, HEAD_LEFT, HEAD_RIGHT = 0, 1, 2, 3
+NO_GOLD = np.zeros(1, np.int64)
+NO_CELL_COST = np.zeros((0, 0))
+
+
+class Inputs(NamedTuple):
+    """Everything the kernels read, as one record (made by ``parser.chart_inputs``)."""
+
+    sentence: tuple  # parser.Encoded: heads, rows, words, tags, rel_ids
+    grammar: tuple  # grammar.GrammarArrays (the model's, or a glue grammar's)
+    weights: np.ndarray
+    mask: int
+    prune: bool  # pruning 1 (rules by the head's tag) and 2 (attachment side)
+    alpha: float  # pruning 2 threshold
+    glue_binary: int  # first glue rule ids (NO_GLUE: none), which pay GLUE_PENALTY
+    glue_unary: int
+    gold_bin: np.ndarray  # training: gold rule per (cell, side), per (cell, layer)
+    gold_un: np.ndarray
+    cell_cost: np.ndarray  # oracle: gain per (cell, symbol); (0, 0) when unused
+    loss_weight: float
+
+
+@njit(cache=True)
+def _side_mode(th, tl, tr, nrows, side_keys, side_p, side_n, alpha):
+    """0: both sides allowed next; 1: only left; 2: only right (pruning 2)."""
+    key = (th * nrows + tl) * nrows + tr
+    pos = np.searchsorted(side_keys, key)
+    if pos >= side_keys.shape[0] or side_keys[pos] != key or side_n[pos] < 2:
+        return 0
+    p = side_p[pos]
+    if p > alpha:
+        return 1
+    if 1.0 - p > alpha:
+        return 2
+    return 0
+
+
+@njit(cache=True)
+def _transition(c, h, a, b, side, nl, nr, lptr, rptr, ldeps, rdeps, lo, hi, prune, rows, nrows,
+                side_keys, side_p, side_n, alpha):
+    """The attachment that builds cell c = (h, a, b): side 0 attaches h's a-th left
+    dependent to cell (h, a-1, b), side 1 its b-th right dependent to (h, a, b-1).
+    Returns (source cell, dependent m, split k, rule direction); source is -1 when there is
+    no such attachment or pruning 2 rules that side out."""
+    if side == 0:
+        if a == 0:
+            return -1, 0, 0, 0
+        src, m, sa, sb = c - nr[h] - 1, ldeps[lptr[h] + a - 1], a - 1, b
+        k, direction = hi[m], 1
+    else:
+        if b == 0:
+            return -1, 0, 0, 0
+        src, m, sa, sb = c - 1, rdeps[rptr[h] + b - 1], a, b - 1
+        k, direction = lo[m] - 1, 0
+    if prune and sa < nl[h] and sb < nr[h]:
+        mode = _side_mode(rows[h], rows[ldeps[lptr[h] + sa]], rows[rdeps[rptr[h] + sb]],
+                          nrows, side_keys, side_p, side_n, alpha)
+        if (mode == 1 and side == 1) or (mode == 2 and side == 0):
+            return -1, 0, 0, 0
+    return src, m, k, direction
+
+
+@njit(cache=True)
+def _rows(a, used, need):
+    """``a`` (2-D) with room for ``need`` more rows after the first ``used``."""
+    if used + need <= a.shape[0]:
+        return a
+    b = np.empty((max(2 * a.shape[0], used + need), a.shape[1]), a.dtype)
+    b[:used] = a[:used]
+    return b
+
+
+@njit(cache=True)
+def _room(a, used, need):
+    """``a`` (1-D) with room for ``need`` more values after the first ``used``."""
+    if used + need <= a.shape[0]:
+        return a
+    b = np.empty(max(2 * a.shape[0], used + need), a.dtype)
+    b[:used] = a[:used]
+    return b
+
+
+@njit(cache=True)
+def _keep_best(E, es, ne, ps, pe, items, ui, ue, slot):
+    """The 1-best combine: per symbol, its best edge. Writes the new items from ``ui`` (one
+    entry each, from ``ue``) and returns how many."""
+    count = 0
+    for e in range(ne):
+        A = E[e, E_SYM]
+        top = es[e] + ps[E[e, E_X]]
+        if E[e, E_Y] >= 0:
+            top += ps[E[e, E_Y]]
+        q = slot[A]
+        if q < 0:
+            q = slot[A] = count
+            items[ui + q, 0], items[ui + q, 1], items[ui + q, 2] = A, ue + q, 1
+            count += 1
+        elif top <= ps[ue + q]:
+            continue
+        ps[ue + q] = top
+        pe[ue + q, 0], pe[ue + q, 1], pe[ue + q, 2] = E[e, E_RULE], 0, 0
+    for q in range(count):
+        slot[items[ui + q, 0]] = -1
+    return count
+
+
+@njit(cache=True)
+def _combine(E, es, ne, K, ps, pe, items, ui, ue, slot, hs, hx):
+    """An item per symbol of the edges, with its best (K = 1) or K best derivations.
+    Returns (items, entries) written."""
+    if K == 1:
+        count = _keep_best(E, es, ne, ps, pe, items, ui, ue, slot)
+        return count, count
+    return combine(E, es, ne, K, ps, pe, items, ui, ue, hs, hx)
+
+
+@njit(cache=True)
+def _finish_cell(c, L, K, lay, items, finals, uf, ps, pe, ue, slot, layer_item, E, es, hs, hx):
+    """The cell's final items from its layers: a symbol built in one layer keeps that
+    layer's list (so does the best layer for K = 1); the K best over several layers are
+    merged into new entries (rule column: the layer). Returns (finals, entries) written."""
+    nf = 0
+    nmerge = 0
+    for layer in range(L):
+        for q in range(lay[c * L + layer, 0], lay[c * L + layer, 0] + lay[c * L + layer, 1]):
+            A = items[q, 0]
+            layer_item[layer, A] = q
+            f = slot[A]
+            if f < 0:
+                slot[A] = nf
+                finals[uf + nf, 0], finals[uf + nf, 1] = A, items[q, 1]
+                finals[uf + nf, 2], finals[uf + nf, 3] = items[q, 2], layer
+                nf += 1
+            elif K == 1:
+                if ps[items[q, 1]] > ps[finals[uf + f, 1]]:
+                    finals[uf + f, 1], finals[uf + f, 3] = items[q, 1], layer
+            elif finals[uf + f, 3] >= 0:
+                finals[uf + f, 3] = -1  # several layers: merged below
+                nmerge += 1
+    used = 0
+    if nmerge > 0:
+        ne = 0
+        for f in range(nf):
+            if finals[uf + f, 3] < 0:
+                A = finals[uf + f, 0]
+                for layer in range(L):
+                    q = layer_item[layer, A]
+                    if q >= 0:
+                        E[ne, E_SYM], E[ne, E_RULE] = A, layer
+                        E[ne, E_X], E[ne, E_NX], E[ne, E_Y], E[ne, E_NY] = (
+                            items[q, 1], items[q, 2], -1, 1)
+                        es[ne] = 0.0
+                        ne += 1
+        merged, used = combine(E, es, ne, K, ps, pe, finals, uf + nf, ue, hs, hx)
+        # the merged lists replace the placeholders, which leave the cell's range
+        w = 0
+        for f in range(nf):
+            if finals[uf + f, 3] >= 0:
+                for col in range(4):
+                    finals[uf + w, col] = finals[uf + f, col]
+                w += 1
+        for f in range(merged):
+            for col in range(3):
+                finals[uf + w + f, col] = finals[uf + nf + f, col]
+            finals[uf + w + f, 3] = -1
+    for layer in range(L):
+        for q in range(lay[c * L + layer, 0], lay[c * L + layer, 0] + lay[c * L + layer, 1]):
+            layer_item[layer, items[q, 0]] = -1
+            slot[items[q, 0]] = -1
+    return nf, used
+
+
+@njit(cache=True, nogil=True)
+def _chart(inp, K):
+    """Fill the chart with up to K derivations per item.
+
+    Returns (structure, lay, fin, items, finals, ps, pe, comp): per cell and layer its items
+    (first, count), per cell its final items (first, count); items (symbol, first entry,
+    entries); final items (symbol, first entry, entries, layer whose list it is or -1 for a
+    merged list); entries (score; rule, or layer of a merged list; rank i; rank j); and per
+    word and symbol the final item of the word's complete cell (-1: none).
+
+    The record's fields are read once, here: every read of a record field, and every array
+    handed to a function, counts a reference (an atomic increment and decrement), which per
+    cell and rule would cost more than the work itself. So the walks over rules stay in this
+    loop and the helpers get only the arrays they use.
+    """
+    s, g = inp.sentence, inp.grammar
+    heads, rows, words, tags, labels = s.heads, s.rows, s.words, s.tags, s.rel_ids
+    binary, unary, ptr, ids, tag_sym = g.binary, g.unary, g.ptr, g.ids, g.tag_sym
+    rule_key, unary_key, parent_key = g.rule_key, g.unary_key, g.parent_key
+    side_keys, side_p, side_n = g.side_keys, g.side_p, g.side_n
+    nsym, nrows, top, nb = g.nsym, g.nrows, g.top, g.binary.shape[0]
+    weights, mask, prune, alpha = inp.weights, inp.mask, inp.prune, inp.alpha
+    glue_binary, glue_unary = inp.glue_binary, inp.glue_unary
+    gold_bin, gold_un, cell_cost, loss_weight = inp.gold_bin, inp.gold_un, inp.cell_cost, \
+        inp.loss_weight
+    st = sentence_structure(heads)
+    ok, root, nl, nr, lptr, rptr, ldeps, rdeps, order, lo, hi, cbase = st
+    n = heads.shape[0]
+    L = g.max_unary + 1
+    ncell = cbase[n] if ok else 0
+    lay = np.zeros((ncell * L, 2), np.int64)
+    fin = np.zeros((ncell, 2), np.int64)
+    items = np.empty((1024, 3), np.int32)
+    finals = np.empty((1024, 4), np.int32)
+    ps = np.empty(1024)
+    pe = np.empty((1024, 3), np.int32)
+    comp = np.full(n * nsym if ok else 0, -1, np.int64)
+    ui = uf = ue = 0
+    E = np.empty((256, 6), np.int64)
+    es = np.empty(256)
+    hs = np.empty(0)
+    hx = np.empty((0, 3), np.int64)
+    slot = np.full(nsym, -1, np.int64)
+    layer_item = np.full((L, nsym), -1, np.int64)
+    ctx = binary_context_array(labels)
+    uctx = np.zeros(N_UNARY, np.int64)
+    cache, stamp = score_cache(nsym)
+    use_cells = cell_cost.shape[0] == ncell and cell_cost.shape[1] == nsym
+    for t in range(n if ok else 0):
+        h = order[t]
+        row = rows[h] if prune else nrows - 1
+        for a in range(nl[h] + 1):
+            for b in range(nr[h] + 1):
+                c = cbase[h] + a * (nr[h] + 1) + b
+                i, j = cell_span(h, a, b, lptr, rptr, ldeps, rdeps, lo, hi)
+                top_ok = a == nl[h] and b == nr[h] and h == root
+                for layer in range(L):
+                    if layer == 0 and a == 0 and b == 0:  # the preterminal
+                        if ui + 1 > items.shape[0] or ue + 1 > ps.shape[0]:
+                            items, ps, pe = _rows(items, ui, 1), _room(ps, ue, 1), _rows(
+                                pe, ue, 1)
+                        items[ui, 0], items[ui, 1], items[ui, 2] = tag_sym[rows[h]], ue, 1
+                        ps[ue], pe[ue, 0], pe[ue, 1], pe[ue, 2] = 0.0, -1, 0, 0
+                        lay[c * L, 0], lay[c * L, 1] = ui, 1
+                        ui += 1
+                        ue += 1
+                        continue
+                    # the edges into this layer: at most ``bound``
+                    first, below = lay[c * L + layer - 1, 0], lay[c * L + layer - 1, 1]
+                    bound = 0
+                    if layer > 0:
+                        for q in range(first, first + below):
+                            key = (row * 3 + 2) * nsym + items[q, 0]
+                            bound += ptr[key + 1] - ptr[key]
+                    else:
+                        for side in range(2):
+                            if (side == 0 and a == 0) or (side == 1 and b == 0):
+                                continue
+                            src = c - nr[h] - 1 if side == 0 else c - 1
+                            for q in range(fin[src, 0], fin[src, 0] + fin[src, 1]):
+                                key = (row * 3 + 1 - side) * nsym + finals[q, 0]
+                                bound += ptr[key + 1] - ptr[key]
+                    if bound == 0:
+                        break
+                    # room for the edges, and for an item per symbol with K entries each
+                    new = min(bound, nsym)
+                    if bound > E.shape[0]:
+                        E, es = _rows(E, 0, bound), _room(es, 0, bound)
+                    if ui + new > items.shape[0]:
+                        items = _rows(items, ui, new)
+                    if ue + K * new > ps.shape[0]:
+                        ps, pe = _room(ps, ue, K * new), _rows(pe, ue, K * new)
+                    if K > 1 and hs.shape[0] < bound + 2 * K:
+                        hs, hx = np.empty(2 * bound + 2 * K), np.empty((2 * bound + 2 * K, 3),
+                                                                     np.int64)
+                    ne = 0
+                    if layer == 0:  # attach the next left (side 0) or right (1) dependent
+                        for side in range(2):
+                            src, m, k, direction = _transition(
+                                c, h, a, b, side, nl, nr, lptr, rptr, ldeps, rdeps, lo, hi,
+                                prune, rows, nrows, side_keys, side_p, side_n, alpha)
+                            if src < 0:
+                                continue
+                            binary_context(i, k, j, h, m, words, tags, labels, ctx)
+                            gold = (gold_bin[c * 2 + side] if loss_weight > 0 and not use_cells
+                                    else -2)
+                            for q in range(fin[src, 0], fin[src, 0] + fin[src, 1]):
+                                key = (row * 3 + direction) * nsym + finals[q, 0]
+                                for e in range(ptr[key], ptr[key + 1]):
+                                    r = ids[e]
+                                    mq = comp[m * nsym + binary[r, 2]]
+                                    if mq < 0:
+                                        continue
+                                    A = binary[r, 0]
+                                    sc = binary_score(ctx, r, A, rule_key, parent_key, weights,
+                                                      mask, cache, stamp, 2 * c + side)
+                                    if r >= glue_binary:
+                                        sc -= GLUE_PENALTY
+                                    if use_cells:
+                                        sc += cell_cost[c, A]
+                                    elif loss_weight > 0:
+                                        sc += loss_weight * (-1.0 if r == gold else 1.0)
+                                    E[ne, E_SYM], E[ne, E_RULE] = A, r
+                                    E[ne, E_X], E[ne, E_NX] = finals[q, 1], finals[q, 2]
+                                    E[ne, E_Y], E[ne, E_NY] = finals[mq, 1], finals[mq, 2]
+                                    es[ne] = sc
+                                    ne += 1
+                    else:  # one unary rule over the layer below; TOP only over the root
+                        if layer == 1:
+                            unary_context(i, j, h, words, tags, uctx)
+                        gold = gold_un[c * L + layer] if loss_weight > 0 and not use_cells else -2
+                        for q in range(first, first + below):
+                            key = (row * 3 + 2) * nsym + items[q, 0]
+                            for e in range(ptr[key], ptr[key + 1]):
+                                r = ids[e]
+                                A = unary[r - nb, 0]
+                                if A == top and not top_ok:
+                                    continue
+                                sc = unary_score(uctx, unary_key[r - nb], weights, mask)
+                                if r - nb >= glue_unary:
+                                    sc -= GLUE_PENALTY
+                                if use_cells:  # X over X cannot match a gold bracket twice
+                                    sc += cell_cost[c, A] if A != unary[r - nb, 1] else -1.0
+                                elif loss_weight > 0:
+                                    sc += loss_weight * (-1.0 if r == gold else 1.0)
+                                E[ne, E_SYM], E[ne, E_RULE] = A, r
+                                E[ne, E_X], E[ne, E_NX] = items[q, 1], items[q, 2]
+                                E[ne, E_Y], E[ne, E_NY] = -1, 1
+                                es[ne] = sc
+                                ne += 1
+                    count, used = _combine(E, es, ne, K, ps, pe, items, ui, ue, slot, hs, hx)
+                    lay[c * L + layer, 0], lay[c * L + layer, 1] = ui, count
+                    ui += count
+                    ue += used
+                    if count == 0:
+                        break
+                bound = 0
+                for layer in range(L):
+                    bound += lay[c * L + layer, 1]
+                if bound > E.shape[0]:
+                    E, es = _rows(E, 0, bound), _room(es, 0, bound)
+                if uf + 2 * bound > finals.shape[0]:
+                    finals = _rows(finals, uf, 2 * bound)
+                if ue + K * bound > ps.shape[0]:
+                    ps, pe = _room(ps, ue, K * bound), _rows(pe, ue, K * bound)
+                if K > 1 and hs.shape[0] < bound + 2 * K:
+                    hs, hx = np.empty(2 * bound + 2 * K), np.empty((2 * bound + 2 * K, 3),
+                                                                 np.int64)
+                nf, used = _finish_cell(c, L, K, lay, items, finals, uf, ps, pe, ue, slot,
+                                        layer_item, E, es, hs, hx)
+                fin[c, 0], fin[c, 1] = uf, nf
+                uf += nf
+                ue += used
+                if a == nl[h] and b == nr[h]:
+                    for f in range(uf - nf, uf):
+                        comp[h * nsym + finals[f, 0]] = f
+    return st, lay, fin, items, finals, ps, pe, comp
+
+
+@njit(cache=True)
+def _find(table, first, count, A):
+    """The row of symbol A among rows ``first``..``first + count`` of an item table."""
+    for q in range(first, first + count):
+        if table[q, 0] == A:
+            return q
+    return -1
+
+
+@njit(cache=True, nogil=True)
+def _decode(inp, K):
+    """Up to K best derivations. Returns (scores, offsets, kinds, syms, rules, cells, words):
+    derivation t is the pre-order node slice offsets[t]:offsets[t+1] of the node arrays."""
+    st, lay, fin, items, finals, ps, pe, comp = _chart(inp, K)
+    ok, root, nl, nr, lptr, rptr, ldeps, rdeps, order, lo, hi, cbase = st
+    g = inp.grammar
+    nsym, L, nb, binary, unary = g.nsym, g.max_unary + 1, g.binary.shape[0], g.binary, g.unary
+    e0 = np.zeros(0, np.int64)
+    n = inp.sentence.heads.shape[0]
+    rf = comp[root * nsym + g.top] if ok else -1
+    if rf < 0:
+        return np.zeros(0), np.zeros(1, np.int64), e0, e0, e0, e0, e0
+    nk = finals[rf, 2]
+    per = 2 * n * L + 4  # a binary or leaf node under at most U unary nodes
+    kinds = np.zeros(nk * per, np.int64)
+    syms = np.zeros(nk * per, np.int64)
+    rules = np.full(nk * per, -1, np.int64)
+    cells = np.zeros(nk * per, np.int64)
+    wout = np.full(nk * per, -1, np.int64)
+    offsets = np.zeros(nk + 1, np.int64)
+    scores = np.zeros(nk)
+    # stack of references to a derivation of a final item: (cell, final item, rank)
+    st_c = np.zeros(per, np.int64)
+    st_f = np.zeros(per, np.int64)
+    st_r = np.zeros(per, np.int64)
+    rc = cbase[root] + nl[root] * (nr[root] + 1) + nr[root]
+    out = 0
+    for kk in range(nk):
+        scores[kk] = ps[finals[rf, 1] + kk]
+        st_c[0], st_f[0], st_r[0] = rc, rf, kk
+        sp = 1
+        while sp > 0:
+            sp -= 1
+            c, f, rank = st_c[sp], st_f[sp], st_r[sp]
+            A = finals[f, 0]
+            layer = finals[f, 3]
+            ent = finals[f, 1] + rank
+            if layer < 0:  # a merged list: the entry names the layer and the rank there
+                layer = pe[ent, 0]
+                q = _find(items, lay[c * L + layer, 0], lay[c * L + layer, 1], A)
+                ent = items[q, 1] + pe[ent, 1]
+            while layer > 0:  # the unary chain, top down
+                r = pe[ent, 0]
+                kinds[out], syms[out], rules[out], cells[out] = UNARY, A, r, c
+                out += 1
+                A = unary[r - nb, 1]
+                layer -= 1
+                q = _find(items, lay[c * L + layer, 0], lay[c * L + layer, 1], A)
+                ent = items[q, 1] + pe[ent, 1]
+            r = pe[ent, 0]
+            h = np.searchsorted(cbase, c, side="right") - 1
+            syms[out], rules[out], cells[out] = A, r, c
+            if r < 0:
+                kinds[out], wout[out] = LEAF, h
+                out += 1
+                continue
+            a, b = (c - cbase[h]) // (nr[h] + 1), (c - cbase[h]) % (nr[h] + 1)
+            if binary[r, 3] == 0:  # head left: a right dependent attached
+                kinds[out], src, m = HEAD_LEFT, c - 1, rdeps[rptr[h] + b - 1]
+            else:
+                kinds[out], src, m = HEAD_RIGHT, c - nr[h] - 1, ldeps[lptr[h] + a - 1]
+            out += 1
+            hf = _find(finals, fin[src, 0], fin[src, 1], binary[r, 1])
+            mcell = cbase[m] + nl[m] * (nr[m] + 1) + nr[m]
+            mf = comp[m * nsym + binary[r, 2]]
+            # push the right child first so that the left one is emitted next (pre-order)
+            if binary[r, 3] == 0:
+                st_c[sp], st_f[sp], st_r[sp] = mcell, mf, pe[ent, 2]
+                st_c[sp + 1], st_f[sp + 1], st_r[sp + 1] = src, hf, pe[ent, 1]
+            else:
+                st_c[sp], st_f[sp], st_r[sp] = src, hf, pe[ent, 1]
+                st_c[sp + 1], st_f[sp + 1], st_r[sp + 1] = mcell, mf, pe[ent, 2]
+            sp += 2
+        offsets[kk + 1] = out
+    return scores, offsets, kinds[:out], syms[:out], rules[:out], cells[:out], wout[:out]
+
+
+@njit(cache=True, nogil=True)
+def decode(inp):
+    """Best derivation. Returns (score, kinds, syms, rules, cells, words) as pre-order node
+    arrays; score is -inf and the arrays empty when no derivation exists under the grammar
+    (the caller backs off)."""
+    scores, offsets, kinds, syms, rules, cells, words = _decode(inp, 1)
+    if scores.shape[0] == 0:
+        return -np.inf, kinds, syms, rules, cells, words
+    return scores[0], kinds, syms, rules, cells, words
+
+
+@njit(cache=True, nogil=True)
+def decode_kbest(inp, K):
+    """Up to K best derivations, best first. Returns (scores, offsets, kinds, syms, rules,
+    cells, words): derivation t is the pre-order node slice offsets[t]:offsets[t+1]."""
+    return _decode(inp, K)
+
+
+@njit(cache=True, nogil=True)
+def derivation_features(inp, kinds, rules, cells, out):
+    """Feature indices of every production of a derivation (pre-order node arrays).
+    Returns how many were written to ``out``."""
+    s, g = inp.sentence, inp.grammar
+    ok, root, nl, nr, lptr, rptr, ldeps, rdeps, order, lo, hi, cbase = sentence_structure(
+        s.heads)
+    ctx = binary_context_array(s.rel_ids)
+    uctx = np.zeros(N_UNARY, np.int64)
+    nb = g.binary.shape[0]
+    pos = 0
+    for q in range(kinds.shape[0]):
+        kind = kinds[q]
+        if kind == LEAF:
+            continue
+        c = cells[q]
+        r = rules[q]
+        h = np.searchsorted(cbase, c, side="right") - 1
+        ra = nr[h] + 1
+        a = (c - cbase[h]) // ra
+        b = (c - cbase[h]) % ra
+        i, j = cell_span(h, a, b, lptr, rptr, ldeps, rdeps, lo, hi)
+        if kind == UNARY:
+            unary_context(i, j, h, s.words, s.tags, uctx)
+            pos = unary_indices(uctx, g.unary_key[r - nb], inp.mask, out, pos)
+            continue
+        if kind == HEAD_LEFT:
+            m = rdeps[rptr[h] + b - 1]
+            k = lo[m] - 1
+        else:
+            m = ldeps[lptr[h] + a - 1]
+            k = hi[m]
+        binary_context(i, k, j, h, m, s.words, s.tags, s.rel_ids, ctx)
+        pos = binary_indices(ctx, g.rule_key[r, 0], g.parent_key[g.binary[r, 0]],
+                             g.rule_key[r, 1], g.rule_key[r, 2], inp.mask, out, pos)
+    return pos

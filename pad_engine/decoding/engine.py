@@ -1,0 +1,103 @@
+"""A converter turns one d-parse into c-parses: the learned ``Engine`` here, and the
+rule-based projection (``rulebased.RuleBasedEngine``), behind one ``Converter`` protocol."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Protocol, runtime_checkable
+
+from pad_engine.decoding.model import Model, default_model_path
+from pad_engine.decoding.parser import Parser
+from pad_engine.trees.deptree import DepSentence
+from pad_engine.trees.lextree import LexNode, induced_heads, to_line
+from pad_engine.trees.projectivize import Lift, projectivize
+
+
+@dataclass
+class Candidate:
+    """One c-parse of a sentence: the lexicalized tree, its model score, its Penn line.
+    ``how`` is "pruned", "exact" or "fallback" (no model derivation: flat projection).
+    ``lifted`` lists the arcs moved to make a non-projective d-parse projective, as
+    (dependent, original head, new head); the tree is consistent with the lifted d-parse."""
+
+    tree: LexNode
+    score: float
+    how: str
+    lifted: list[Lift] = field(default_factory=list)
+
+    def penn(self, forms: list[str]) -> str:
+        return to_line(self.tree, forms)
+
+    def heads(self) -> list[int]:
+        return induced_heads(self.tree, len(self.tree.preterminals()))
+
+
+@runtime_checkable
+class Converter(Protocol):
+    """What the app, ``pad convert`` and batch conversion decode with."""
+
+    def phrase_labels(self) -> list[str]:
+        """The phrase labels it can produce (offered when relabeling)."""
+        ...
+
+    def label_warning(self, sentences: list[DepSentence]) -> str | None:
+        """Why these sentences' dependency labels will give worse trees, if they will."""
+        ...
+
+    def candidates(self, sent: DepSentence, k: int = 10, prune: bool = True) -> list[Candidate]:
+        """Up to k c-parses consistent with the sentence's d-parse, best first."""
+        ...
+
+    def best(self, sent: DepSentence, prune: bool = True) -> Candidate:
+        """The best c-parse consistent with the sentence's d-parse."""
+        ...
+
+
+class Engine:
+    """A loaded model and its decoder (a :class:`Converter`)."""
+
+    def __init__(self, model: Model):
+        self.model = model
+        self.parser = Parser(model)
+
+    def label_warning(self, sentences: list[DepSentence]) -> str | None:
+        """A warning when the model reads dependency labels and most of these sentences'
+        labels are ones it never saw (a file labeled in another scheme, or unlabeled): the
+        trees will be worse than from a model that ignores labels."""
+        if not self.model.dep_labels:
+            return None
+        known = set(self.model.label_set)
+        rels = [r for s in sentences for r in (s.rels or ["_"] * len(s.forms))]
+        unknown = sum(r not in known for r in rels)
+        if not rels or unknown * 2 <= len(rels):
+            return None
+        seen = ", ".join(self.model.label_set[:6]) + (", ..." if len(known) > 6 else "")
+        return (f"the model reads dependency labels ({seen}), but {unknown} of the {len(rels)} "
+                "words have labels it never saw in training: expect less accurate trees, or "
+                "use a model trained without labels")
+
+    @classmethod
+    def load(cls, path: str | Path | None = None) -> Engine:
+        """Load a model file, or the bundled default model when ``path`` is None."""
+        return cls(Model.load(path if path is not None else default_model_path()))
+
+    def phrase_labels(self) -> list[str]:
+        """The phrase labels the model knows (for relabeling), without tags or chain symbols."""
+        g = self.model.grammar
+        tags = set(g.tags)
+        return sorted(s for s in g.symbols
+                      if s not in tags and not s.startswith("@") and not s.startswith("<"))
+
+    def candidates(self, sent: DepSentence, k: int = 10, prune: bool = True) -> list[Candidate]:
+        """The k best c-parses consistent with the sentence's d-parse (lifted to a projective
+        one first if need be), best first."""
+        heads, lifted = projectivize(sent.heads)
+        parses = self.parser.kbest(sent.forms, sent.tags, heads, k, prune=prune, rels=sent.rels)
+        return [Candidate(p.tree, p.score, p.how, list(lifted)) for p in parses]
+
+    def best(self, sent: DepSentence, prune: bool = True) -> Candidate:
+        """The best c-parse consistent with the sentence's (projectivized) d-parse."""
+        heads, lifted = projectivize(sent.heads)
+        p = self.parser.parse(sent.forms, sent.tags, heads, prune=prune, rels=sent.rels)
+        return Candidate(p.tree, p.score, p.how, lifted)

@@ -1,0 +1,135 @@
+"""A PAD model: grammar, pruning tables and hashed weights, saved as a safe, versioned file.
+
+File format (``.padmodel``): a NumPy ``.npz`` archive (loaded with ``allow_pickle=False``)
+holding ``weights`` (float32, 2**bits entries) and ``meta`` (a UTF-8 JSON document as a
+uint8 array) with the format name and version, the grammar (symbols, tags, rules, the tag
+rows where each rule was seen, attachment-side counts), feature settings, the head table, the
+dependency labels the model reads (if any) and a free-form ``training`` record (data, epochs,
+date, scores). Never a pickle.
+
+Versions: 1 and 2 (2: the model reads labels) keyed the parent+child templates by symbol ids
+and the grammar's size; 3 keys every template by the symbols' names (see features.py), so
+their weights mean nothing to this decoder: such files are refused with a message saying to
+retrain (the weights alone cannot be converted: each mixes several features).
+"""
+
+from __future__ import annotations
+
+import io
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from pad_engine.decoding.grammar import Grammar, GrammarArrays
+from pad_engine.decoding.model_check import read_model_file
+from pad_engine.io.atomic import atomic_open
+
+FORMAT = "pad-studio-model"
+VERSION = 3
+FIRST_VERSION = 3  # the oldest version whose feature hashing this decoder shares
+DEFAULT_BITS = 21
+
+
+@dataclass
+class Model:
+    """Everything the decoder needs, plus how the model was made."""
+
+    grammar: Grammar = field(default_factory=Grammar)
+    weights: np.ndarray = field(
+        default_factory=lambda: np.zeros(1 << DEFAULT_BITS, dtype=np.float32)
+    )
+    headrules: str = "collins"
+    alpha: float = 0.98
+    training: dict = field(default_factory=dict)
+    projections: dict[str, str] = field(default_factory=dict)  # tag -> usual phrase label
+    # Dependency labels: "" when the model ignores them, else where its training labels came
+    # from ("deprel": the CoNLL column; "phrase": read off Penn trees, see deplabels.py)
+    dep_labels: str = ""
+    label_set: list[str] = field(default_factory=list)  # the labels seen in training
+    _packed: GrammarArrays | None = field(default=None, repr=False)
+
+    @property
+    def mask(self) -> int:
+        return self.weights.shape[0] - 1
+
+    def packed(self) -> GrammarArrays:
+        """The grammar as decoder arrays (cached; call :meth:`invalidate` after changes)."""
+        if self._packed is None:
+            self._packed = self.grammar.pack()
+        return self._packed
+
+    def invalidate(self) -> None:
+        self._packed = None
+
+    # -- files --------------------------------------------------------------------------
+    def save(self, path: str | Path) -> None:
+        """Write the model atomically (temporary file, then rename)."""
+        g = self.grammar
+        meta = {
+            "format": FORMAT,
+            "version": VERSION,
+            "headrules": self.headrules,
+            "alpha": self.alpha,
+            "feature_bits": int(np.log2(self.weights.shape[0])),
+            "training": self.training,
+            "projections": self.projections,
+            **({"labels": {"source": self.dep_labels, "known": self.label_set}}
+               if self.dep_labels else {}),
+            "grammar": {
+                "symbols": g.symbols,
+                "tags": g.tags,
+                "binary": [list(r) for r in g.binary],
+                "unary": [list(r) for r in g.unary],
+                "binary_tags": sorted([list(x) for x in g.binary_tags]),
+                "unary_tags": sorted([list(x) for x in g.unary_tags]),
+                "side_counts": [[*k, *v] for k, v in sorted(g.side_counts.items())],
+                "max_unary": g.max_unary,
+            },
+        }
+        buf = io.BytesIO()
+        np.savez_compressed(
+            buf,
+            weights=self.weights.astype(np.float32),
+            meta=np.frombuffer(json.dumps(meta).encode("utf-8"), dtype=np.uint8),
+        )
+        with atomic_open(path, "wb") as out:
+            out.write(buf.getvalue())
+
+    @classmethod
+    def load(cls, path: str | Path) -> Model:
+        """Load a model file; damaged, truncated or foreign files raise ModelError."""
+        path = str(path)
+        # every field is checked there (types, ranges, sizes, the weights' count, the format)
+        meta, weights = read_model_file(path, FORMAT, VERSION, FIRST_VERSION)
+        gm = meta["grammar"]
+        grammar = Grammar(
+            symbols=list(gm["symbols"]),
+            tags=list(gm["tags"]),
+            binary=[tuple(r) for r in gm["binary"]],
+            unary=[tuple(r) for r in gm["unary"]],
+            binary_tags={tuple(x) for x in gm["binary_tags"]},
+            unary_tags={tuple(x) for x in gm["unary_tags"]},
+            side_counts={tuple(x[:3]): list(x[3:]) for x in gm["side_counts"]},
+            max_unary=int(gm["max_unary"]),
+        )
+        labels = meta.get("labels", {"source": "", "known": []})
+        source, known = str(labels["source"]), [str(x) for x in labels["known"]]
+        return cls(
+            grammar=grammar,
+            weights=weights,
+            headrules=meta.get("headrules", "collins"),
+            alpha=float(meta.get("alpha", 0.98)),
+            training=meta.get("training", {}),
+            projections=dict(meta.get("projections", {})),
+            dep_labels=source,
+            label_set=known,
+        )
+
+
+def default_model_path() -> Path:
+    """The bundled English model (Penn Treebank sample, Collins head rules)."""
+    from pad_engine.resources import resource_path
+
+    return resource_path("models", "english-ptb-collins.padmodel")

@@ -1,0 +1,415 @@
+"""Reading a model file as untrusted input: every field checked before anything uses it.
+
+A ``.padmodel`` travels between people, and the Numba decoder trusts the grammar's indices
+(it does not check bounds), so a file must prove itself before :class:`Model` is built from it.
+:func:`read_model_file` answers every bad file with one :class:`ModelError` line naming the
+file and the problem, and never blocks, inflates without bound or recurses without bound:
+
+- only a regular file is opened (a FIFO, a device or a socket is refused after a ``stat``,
+  and the file is opened non-blocking and checked again), of at most ``MAX_FILE_BYTES``;
+- the ``.npz`` archive may hold at most ``MAX_MEMBERS`` members; ``weights.npy`` and
+  ``meta.npy`` must be stored or deflated, unencrypted, and declare at most their limit
+  uncompressed, which is enforced while reading them in bounded chunks (never inflated
+  first); their ``.npy`` headers must declare a one-dimensional float32 (weights) or uint8
+  (metadata) array whose size is exactly the bytes that follow (no pickles, no objects);
+- the metadata is UTF-8 JSON of at most ``MAX_META_BYTES``, nested at most
+  ``MAX_JSON_DEPTH`` deep, without NaN or Infinity;
+- every field has its type and range: ``feature_bits`` in ``MIN_FEATURE_BITS..
+  MAX_FEATURE_BITS`` with exactly 2**bits finite float32 weights; ``alpha`` in 0..1;
+  symbols (``TOP`` and ``<unk>`` first, at most ``MAX_SYMBOLS``) and tags (at most
+  ``MAX_TAGS``, each a symbol) unique, non-empty, without white space and at most
+  ``MAX_LABEL_CHARS`` long, phrase labels also without brackets (they are written into
+  Penn lines); binary rules (A, H, M, direction 0 or 1) and unary rules (A, B) with symbol
+  indices in range, not repeated, at least one rule in all; tag rows of rules in range;
+  attachment-side counts with rows in range, non-negative counts that are not both zero,
+  below 2**31; ``max_unary`` in 1..``MAX_UNARY``; dependency labels from a known source,
+  at most ``MAX_KNOWN_LABELS``;
+- sizes that cost time or memory later are bounded: (binary + unary rules) x (tags + 1),
+  the work of packing the grammar for the decoder, at most ``MAX_PACK_WORK`` (the PTB
+  sample model trained with ``--backoff``, 18,842 rules and 45 tags, is 0.87 million and
+  packs in 2.7 s); symbols x (max_unary + 1), the scores the decoder keeps per chart cell,
+  at most ``MAX_CHART_WIDTH`` (the bundled models: 440 and 339).
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import math
+import os
+import re
+import stat
+import zipfile
+import zlib
+
+import numpy as np
+
+from pad_engine.errors import ModelError
+from pad_engine.io.special import regular_file_problem
+
+MAX_FILE_BYTES = 256 << 20
+MAX_MEMBERS = 8
+MAX_META_BYTES = 16 << 20  # the bundled UD model's metadata: 0.26 MB
+MAX_JSON_DEPTH = 32  # the format itself nests 4 deep
+MIN_FEATURE_BITS, MAX_FEATURE_BITS = 8, 24  # pad train writes 16..24
+MAX_SYMBOLS = 4096
+MAX_TAGS = 1024
+MAX_LABEL_CHARS = 256
+MAX_UNARY = 16
+MAX_RULES = 1_000_000
+MAX_PACK_WORK = 5_000_000
+MAX_CHART_WIDTH = 65_536
+MAX_KNOWN_LABELS = 100_000
+MAX_COUNT = (1 << 31) - 1
+LABEL_SOURCES = ("deprel", "phrase")
+_NPY_HEADER_BYTES = 1 << 16
+_CHUNK = 1 << 20
+_TAG = re.compile(rf"\S{{1,{MAX_LABEL_CHARS}}}")
+_PHRASE = re.compile(rf"[^\s()]{{1,{MAX_LABEL_CHARS}}}")
+_NAME = re.compile(r"[^\x00-\x1f]{1,4096}")  # a head table's name or path
+_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')  # linear on valid JSON: every string ends
+_OPEN, _CLOSE = np.frombuffer(b"[{", np.uint8), np.frombuffer(b"]}", np.uint8)
+
+
+class _Bad(Exception):
+    """A problem of the file being read (the caller adds the file's name)."""
+
+
+def read_model_file(path: str, fmt: str, version: int, oldest: int = 1
+                    ) -> tuple[dict, np.ndarray]:
+    """The checked metadata and float32 weights of the model file at ``path``, whose format
+    name must be ``fmt`` and version from ``oldest`` to ``version``; ModelError otherwise."""
+    limits = {"meta.npy": MAX_META_BYTES + _NPY_HEADER_BYTES,
+              "weights.npy": (4 << MAX_FEATURE_BITS) + _NPY_HEADER_BYTES}
+    with _reading(path):
+        with _open_regular(path) as f:
+            raw = _members(f, limits, MAX_MEMBERS)
+        meta = _json(_npy(raw["meta.npy"], "meta", ("|u1",)).tobytes())
+        weights = _npy(raw["weights.npy"], "weights", ("<f4", ">f4"))
+        check_meta(meta, weights, fmt, version, oldest)
+    return meta, np.ascontiguousarray(weights, dtype=np.float32)
+
+
+def read_archive(path: str, fmt: str, what: str, max_members: int, max_member_bytes: int,
+                 dtypes: dict[str, tuple[str, ...]]) -> tuple[dict, dict[str, np.ndarray]]:
+    """The JSON of member ``meta`` and every other member as a one-dimensional array, read
+    from the ``.npz`` file at ``path`` with the same safeguards as a PAD model (a regular
+    file, bounded members, no pickles, bounded JSON). ``dtypes`` maps a member name's last
+    dotted part (``index`` in ``arcs.index``) to the array types it may have; the metadata's
+    format name must be ``fmt``. ModelError names the file and the problem (``what`` the
+    kind of file, as the user knows it)."""
+    with _reading(path, what):
+        with _open_regular(path, what) as f:
+            with zipfile.ZipFile(f) as z:
+                names = [i.filename for i in z.infolist()]
+            f.seek(0)
+            raw = _members(f, dict.fromkeys(names, max_member_bytes + _NPY_HEADER_BYTES),
+                           max_members)
+        if "meta.npy" not in raw:
+            raise _Bad(f"not a PAD Studio {what} (no meta)")
+        meta = _json(_npy(raw.pop("meta.npy"), "meta", ("|u1",)).tobytes())
+        if meta.get("format") != fmt:
+            raise _Bad(f"not a PAD Studio {what} (format {_shown(meta.get('format'))})")
+        arrays = {}
+        for name, data in raw.items():
+            key = name.removesuffix(".npy")
+            allowed = dtypes.get(key.rpartition(".")[2])
+            if allowed is None:
+                raise _Bad(f"unexpected archive member {name}")
+            arrays[key] = _npy(data, key, allowed)
+    return meta, arrays
+
+
+class _reading:
+    """Turn the problems of reading ``path`` into one ModelError line naming it."""
+
+    def __init__(self, path: str, what: str = "model"):
+        self.path = path
+        self.what = what
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, kind, err, tb) -> bool:
+        if err is None or isinstance(err, ModelError):
+            return False
+        if isinstance(err, _Bad):
+            raise ModelError(f"{self.path}: {err}") from None
+        if isinstance(err, zipfile.BadZipFile | zlib.error | EOFError | OSError | ValueError
+                      | NotImplementedError):
+            raise ModelError(f"{self.path}: damaged or not a PAD Studio {self.what} "
+                             f"({_shown(str(err), 120)})") from None
+        return False
+
+
+def _open_regular(path: str, what: str = "model") -> io.BufferedReader:
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        raise _Bad(f"no such {what} file") from None
+    problem = regular_file_problem(st)
+    if problem:
+        raise _Bad(f"{problem}: not read as a {what}")
+    if st.st_size > MAX_FILE_BYTES:
+        raise _Bad(f"{st.st_size} bytes is more than a model file may have ({MAX_FILE_BYTES})")
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+    now = os.fstat(fd)
+    if (now.st_dev, now.st_ino) != (st.st_dev, st.st_ino) or not stat.S_ISREG(now.st_mode):
+        os.close(fd)
+        raise _Bad("the file changed while it was opened")
+    return os.fdopen(fd, "rb")
+
+
+def _members(f: io.BufferedReader, limits: dict[str, int], max_members: int
+             ) -> dict[str, bytes]:
+    """The bytes of the members named in ``limits``, each read in bounded chunks up to its
+    limit."""
+    with zipfile.ZipFile(f) as z:
+        infos = z.infolist()
+        if len(infos) > max_members:
+            raise _Bad(f"the archive has {len(infos)} members (at most {max_members} are "
+                       "read)")
+        names = [i.filename for i in infos]
+        if len(set(names)) != len(names):
+            raise _Bad("the archive holds a member twice")
+        if not set(limits) <= set(names):
+            raise _Bad("not a PAD Studio model (missing weights/meta)")
+        out = {}
+        for name, limit in limits.items():
+            info = z.getinfo(name)
+            if info.flag_bits & 1:
+                raise _Bad(f"archive member {name} is encrypted")
+            if info.compress_type not in (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED):
+                raise _Bad(f"archive member {name} uses compression method "
+                           f"{info.compress_type} (a model uses 0 or 8)")
+            if info.file_size > limit:
+                raise _Bad(f"archive member {name} declares {info.file_size} bytes "
+                           f"uncompressed (at most {limit})")
+            parts, size = [], 0
+            with z.open(info) as member:
+                while chunk := member.read(min(_CHUNK, limit + 1 - size)):
+                    parts.append(chunk)
+                    size += len(chunk)
+                    if size > limit:
+                        raise _Bad(f"archive member {name} inflates past {limit} bytes")
+            out[name] = b"".join(parts)
+    return out
+
+
+def _npy(raw: bytes, name: str, dtypes: tuple[str, ...]) -> np.ndarray:
+    """A one-dimensional array of one of ``dtypes`` from ``.npy`` bytes, without copying."""
+    fp = io.BytesIO(raw)
+    fmt = np.lib.format
+    magic = fmt.read_magic(fp)
+    if magic == (1, 0):
+        shape, fortran, dtype = fmt.read_array_header_1_0(fp, _NPY_HEADER_BYTES)
+    elif magic == (2, 0):
+        shape, fortran, dtype = fmt.read_array_header_2_0(fp, _NPY_HEADER_BYTES)
+    else:
+        raise _Bad(f"{name}: .npy format version {magic} (a model uses 1.0)")
+    if dtype.hasobject or dtype.str not in dtypes:
+        raise _Bad(f"{name}: array of {dtype.str} (expected {' or '.join(dtypes)})")
+    if len(shape) != 1 or fortran:
+        raise _Bad(f"{name}: array of shape {_shown(shape)} (expected one dimension)")
+    body = len(raw) - fp.tell()
+    if shape[0] * dtype.itemsize != body:
+        raise _Bad(f"{name}: header declares {shape[0]} elements, the member holds "
+                   f"{body // dtype.itemsize}")
+    return np.frombuffer(raw, dtype, shape[0], fp.tell())
+
+
+def _json(raw: bytes) -> dict:
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise _Bad("metadata is not UTF-8 text") from None
+    try:
+        meta = json.loads(text, parse_constant=_constant)
+    except RecursionError:
+        raise _Bad(f"metadata nests deeper than {MAX_JSON_DEPTH} levels") from None
+    except ValueError as err:
+        raise _Bad(f"metadata is not valid JSON ({_shown(str(err), 120)})") from None
+    if _depth(text) > MAX_JSON_DEPTH:
+        raise _Bad(f"metadata nests deeper than {MAX_JSON_DEPTH} levels")
+    if not isinstance(meta, dict):
+        raise _Bad(f"metadata is a JSON {type(meta).__name__}, not an object")
+    return meta
+
+
+def _constant(name: str) -> float:
+    raise _Bad(f"metadata holds {name} (not a finite number)")
+
+
+def _depth(text: str) -> int:
+    """How deep the brackets of valid JSON ``text`` nest (strings left out), in C speed."""
+    codes = np.frombuffer(_STRING.sub("", text).encode("utf-8"), np.uint8)
+    steps = np.isin(codes, _OPEN).astype(np.int64) - np.isin(codes, _CLOSE)
+    return int(np.cumsum(steps).max(initial=0))
+
+
+def check_meta(meta: dict, weights: np.ndarray, fmt: str, version: int, oldest: int = 1
+               ) -> None:
+    """Raise _Bad with the first problem of a model's metadata and weights."""
+    if meta.get("format") != fmt:
+        raise _Bad(f"not a PAD Studio model (format {_shown(meta.get('format'))})")
+    got = _int(meta.get("version"), "format version", 1, None)
+    if got > version:
+        raise _Bad(f"model format version {got} is newer than this PAD Studio understands "
+                   f"({version}); upgrade PAD Studio")
+    if got < oldest:
+        raise _Bad(f"model format version {got} hashes its features in a way this PAD Studio "
+                   f"no longer uses (version {oldest} on); retrain the model from its trees "
+                   "(pad train, or Retrain in the app)")
+    try:
+        _check_fields(meta, weights)
+    except _Bad as bad:
+        raise _Bad(f"damaged model metadata: {bad}") from None
+
+
+def _check_fields(meta: dict, weights: np.ndarray) -> None:
+    bits = _int(meta.get("feature_bits"), "feature_bits", MIN_FEATURE_BITS, MAX_FEATURE_BITS)
+    if weights.shape != (1 << bits,):
+        raise _Bad(f"weights have {weights.shape[0]} entries, expected 2**{bits}")
+    if not np.isfinite(weights).all():
+        bad = int(np.flatnonzero(~np.isfinite(weights))[0])
+        raise _Bad(f"weight {bad} is {weights[bad]} (weights must be finite)")
+    alpha = meta.get("alpha", 0.98)
+    if type(alpha) not in (int, float) or not (math.isfinite(alpha) and 0 <= alpha <= 1):
+        raise _Bad(f"alpha must be a number in 0..1, not {_shown(alpha)}")
+    headrules = meta.get("headrules", "collins")
+    if not isinstance(headrules, str) or not _NAME.fullmatch(headrules):
+        raise _Bad(f"headrules must name a head table, not {_shown(headrules)}")
+    if not isinstance(meta.get("training", {}), dict):
+        raise _Bad("training must be a JSON object")
+    projections = meta.get("projections", {})
+    if not isinstance(projections, dict) or len(projections) > MAX_SYMBOLS:
+        raise _Bad(f"projections must map at most {MAX_SYMBOLS} tags to phrase labels")
+    for tag, label in projections.items():
+        _label(tag, "projected tag", _TAG)
+        _label(label, f"projection of {tag}", _PHRASE)
+    if "labels" in meta:
+        _check_labels(meta["labels"])
+    grammar = meta.get("grammar")
+    if not isinstance(grammar, dict):
+        raise _Bad("grammar missing or not a JSON object")
+    _check_grammar(grammar)
+
+
+def _check_labels(labels: object) -> None:
+    if not isinstance(labels, dict) or labels.get("source") not in LABEL_SOURCES:
+        raise _Bad("labels must say their source (" + " or ".join(LABEL_SOURCES) + ")")
+    known = labels.get("known")
+    if not isinstance(known, list) or len(known) > MAX_KNOWN_LABELS:
+        raise _Bad(f"labels.known must list at most {MAX_KNOWN_LABELS} labels")
+    _unique([_label(x, "dependency label", _TAG) for x in known], "dependency label")
+
+
+def _check_grammar(g: dict) -> None:
+    missing = [k for k in ("symbols", "tags", "binary", "unary", "binary_tags", "unary_tags",
+                           "side_counts", "max_unary") if k not in g]
+    if missing:
+        raise _Bad(f"grammar has no {missing[0]!r}")
+    symbols, tags = g["symbols"], g["tags"]
+    if not isinstance(symbols, list) or not 2 <= len(symbols) <= MAX_SYMBOLS:
+        raise _Bad(f"grammar symbols must be a list of 2..{MAX_SYMBOLS}")
+    if not isinstance(tags, list) or not 1 <= len(tags) <= MAX_TAGS:
+        raise _Bad(f"grammar tags must be a list of 1..{MAX_TAGS}")
+    _unique([_label(t, "tag", _TAG) for t in tags], "tag")
+    tagset = set(tags)
+    for s in symbols:
+        _label(s, "symbol", _TAG if s in tagset else _PHRASE)
+    _unique(symbols, "symbol")
+    if symbols[:2] != ["TOP", "<unk>"]:
+        raise _Bad(f"grammar symbols must start with TOP, <unk>, not {_shown(symbols[:2])}")
+    if not tagset <= set(symbols):
+        raise _Bad(f"tag {_shown(next(t for t in tags if t not in set(symbols)))} is not "
+                   "a grammar symbol")
+    nsym, ntags = len(symbols), len(tags)
+    binary = _table(g["binary"], "binary rule", ("parent", "head", "modifier", "direction"),
+                    (nsym, nsym, nsym, 2), MAX_RULES)
+    unary = _table(g["unary"], "unary rule", ("parent", "child"), (nsym, nsym), MAX_RULES)
+    nb, nu = len(binary), len(unary)
+    if nb + nu == 0:
+        raise _Bad("the grammar has no rules")
+    if (nb + nu) * (ntags + 1) > MAX_PACK_WORK:
+        raise _Bad(f"{nb + nu} rules x {ntags + 1} tag rows is more than the decoder packs "
+                   f"({MAX_PACK_WORK})")
+    _table(g["binary_tags"], "binary rule tag", ("tag row", "rule"), (ntags, nb),
+           MAX_PACK_WORK)
+    _table(g["unary_tags"], "unary rule tag", ("tag row", "rule"), (ntags, nu), MAX_PACK_WORK)
+    sides = _table(g["side_counts"], "side count", ("head row", "left row", "right row",
+                   "left count", "right count"),
+                   (ntags + 1, ntags + 1, ntags + 1, MAX_COUNT + 1, MAX_COUNT + 1),
+                   MAX_PACK_WORK, key=3)
+    if len(sides):
+        total = sides[:, 3] + sides[:, 4]
+        wrong = np.flatnonzero((total < 1) | (total > MAX_COUNT))
+        if len(wrong):
+            raise _Bad(f"side count {int(wrong[0])}: counts {sides[wrong[0], 3]} and "
+                       f"{sides[wrong[0], 4]} (their sum must be 1..{MAX_COUNT})")
+    max_unary = _int(g["max_unary"], "max_unary", 1, MAX_UNARY)
+    if nsym * (max_unary + 1) > MAX_CHART_WIDTH:
+        raise _Bad(f"{nsym} symbols x {max_unary + 1} unary layers is more than a decoder "
+                   f"chart cell holds ({MAX_CHART_WIDTH})")
+
+
+def _table(value: object, what: str, columns: tuple[str, ...], bounds: tuple[int, ...],
+           limit: int, key: int | None = None) -> np.ndarray:
+    """Rows of integers, column c in 0..bounds[c]-1, no two rows alike in their first
+    ``key`` columns (all of them by default), at most ``limit`` rows."""
+    width = len(columns)
+    if not isinstance(value, list) or len(value) > limit:
+        raise _Bad(f"{what}s must be a list of at most {limit}")
+    for i, row in enumerate(value):
+        if type(row) is not list or len(row) != width:
+            raise _Bad(f"{what} {i}: {_shown(row)} is not a list of {width} integers")
+    flat = [x for row in value for x in row]
+    if any(type(x) is not int for x in flat):
+        i = next(i for i, row in enumerate(value) if any(type(x) is not int for x in row))
+        raise _Bad(f"{what} {i}: {_shown(value[i])} is not a list of {width} integers")
+    if flat and (min(flat) < 0 or max(flat) > MAX_COUNT):
+        i = next(i for i, row in enumerate(value) if min(row) < 0 or max(row) > MAX_COUNT)
+        c = next(c for c, x in enumerate(value[i]) if not 0 <= x < bounds[c])
+        raise _Bad(f"{what} {i}: {columns[c]} {_shown(value[i][c])} is out of range "
+                   f"0..{bounds[c] - 1}")
+    rows = np.array(flat, dtype=np.int64).reshape(-1, width)
+    wrong = rows >= np.array(bounds, dtype=np.int64)
+    if wrong.any():
+        i, c = (int(x) for x in np.argwhere(wrong)[0])
+        raise _Bad(f"{what} {i}: {columns[c]} {rows[i, c]} is out of range 0..{bounds[c] - 1}")
+    keys = [tuple(row[:key]) for row in value]
+    _unique(keys, what)
+    return rows
+
+
+def _unique(items: list, what: str) -> None:
+    if len(set(items)) != len(items):
+        seen: set = set()
+        dup = next(x for x in items if x in seen or seen.add(x))
+        raise _Bad(f"{what} {_shown(dup)} appears twice")
+
+
+def _int(value: object, what: str, lo: int, hi: int | None) -> int:
+    if type(value) is not int:
+        raise _Bad(f"{what} must be an integer, not {_shown(value)}")
+    if value < lo or (hi is not None and value > hi):
+        raise _Bad(f"{what} {_shown(value)} is out of range {lo}..{hi if hi else ''}")
+    return value
+
+
+def _label(value: object, what: str, pattern: re.Pattern) -> str:
+    if not isinstance(value, str) or not pattern.fullmatch(value):
+        rule = "white space" if pattern is _TAG else "white space or brackets"
+        raise _Bad(f"{what} {_shown(value)} is not a label (1..{MAX_LABEL_CHARS} characters "
+                   f"without {rule})")
+    return value
+
+
+def _shown(value: object, limit: int = 40) -> str:
+    """A value for a one-line message: its repr, cut short."""
+    try:
+        text = repr(value)
+    except ValueError:  # an int too long to print
+        text = f"<{type(value).__name__}>"
+    text = text.replace("\n", "\\n")
+    return text if len(text) <= limit else text[:limit] + "..."

@@ -1,0 +1,795 @@
+"""The no-model fallback: a rule-based dependency-to-phrase projection (Xia & Palmer 2001).
+
+For languages where no tree has been corrected yet there is nothing to train on, so the app
+starts from this conversion. Every word projects a short chain of phrases chosen from its POS
+class, its dependents and its own head (a noun projects NP, a preposition PP, a verb VP and
+then S when it has a subject, a complementizer SBAR...); each dependent's maximal projection
+attaches to one level of its head's chain. Levels are assigned so that they never decrease
+outward from the head on either side, so every phrase covers a contiguous span and the tree
+induces exactly the input d-parse (projectivized first). It reads PTB tags (Collins-style
+d-parses: prepositions, auxiliaries and complementizers head) and UD UPOS tags with or without
+UD relations (content heads: ``case``, ``mark``, ``aux`` and ``cop`` add levels above the
+content word).
+
+Tuned on the PTB sample's train split; on its test split, with gold tags and d-parses, EVALB
+F1 is 95.3 from Collins-style and 93.9 from content-head d-parses (``pad bench --rules-only``;
+Xia et al. 2009 report 89.4, PAD about 97.5).
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from pad_engine.decoding.engine import Candidate
+from pad_engine.decoding.labelsets import ANY, DROP, LabelSet, load_label_set, relation_key
+from pad_engine.trees.deptree import DepSentence, bottom_up
+from pad_engine.trees.lextree import LexNode
+from pad_engine.trees.projectivize import projectivize
+
+# every phrase label the projection can produce
+LABELS = ("ADJP", "ADVP", "CONJP", "FRAG", "INTJ", "NP", "PP", "PRN", "PRT", "QP", "S",
+          "SBAR", "SBARQ", "SINV", "SQ", "TOP", "VP", "WHADVP", "WHNP", "WHPP", "X")
+
+# word classes: N noun, NUM number, CUR currency, DET determiner, ADJ, ADV, NEG not/n't,
+# P preposition/subordinator, SC subordinating conjunction, TO, V verb, AUX auxiliary/modal,
+# WH wh-pronoun/determiner, WADV wh-adverb, POS possessive 's, PRT particle, CC coordinator,
+# PUNCT, INTJ, X other
+_PTB = {
+    "NN": "N", "NNS": "N", "NNP": "N", "NNPS": "N", "PRP": "N", "EX": "N", "NX": "N",
+    "CD": "NUM", "$": "CUR", "#": "CUR", "DT": "DET", "PDT": "DET", "PRP$": "DET",
+    "JJ": "ADJ", "JJR": "ADJ", "JJS": "ADJ", "RB": "ADV", "RBR": "ADV", "RBS": "ADV",
+    "IN": "P", "TO": "TO", "MD": "AUX", "VB": "V", "VBD": "V", "VBG": "V", "VBN": "V",
+    "VBP": "V", "VBZ": "V", "WDT": "WH", "WP": "WH", "WP$": "WH", "WRB": "WADV",
+    "POS": "POS", "RP": "PRT", "CC": "CC", "UH": "INTJ", "FW": "X", "SYM": "X", "LS": "X",
+    ",": "PUNCT", ".": "PUNCT", ":": "PUNCT", "``": "PUNCT", "''": "PUNCT",
+    "-LRB-": "PUNCT", "-RRB-": "PUNCT", "HYPH": "PUNCT", "NFP": "PUNCT",
+}
+_UPOS = {
+    "NOUN": "N", "PROPN": "N", "PRON": "N", "NUM": "NUM", "DET": "DET", "ADJ": "ADJ",
+    "ADV": "ADV", "ADP": "P", "SCONJ": "SC", "AUX": "AUX", "VERB": "V", "PART": "PRT",
+    "CCONJ": "CC", "PUNCT": "PUNCT", "INTJ": "INTJ", "SYM": "X", "X": "X",
+}
+_WH_WORDS = {"who", "whom", "what", "which", "whose", "whoever", "whatever", "whichever"}
+_WH_ADVERBS = {"when", "where", "why", "how", "whenever", "wherever"}
+_NEG = {"not", "n't", "never"}
+_OPEN = {",", "--", "-LRB-", "(", "-LCB-", "{"}
+_CLOSE = {",", "--", "-RRB-", ")", "-RCB-", "}"}
+_APPROX = {"than", "about", "around", "nearly", "roughly", "almost", "more", "less", "fewer"}
+_PREPOSITIONAL = {"including", "according", "excluding", "compared", "regarding",
+                  "concerning", "following"}
+_BE_HAVE_DO = {"be", "am", "is", "are", "was", "were", "been", "being", "'s", "'re", "'m",
+               "have", "has", "had", "having", "'ve", "'d", "do", "does", "did"}
+_SAYS = {"says", "said", "adds", "added", "asks", "asked", "notes", "noted", "writes", "wrote",
+         "explains", "explained", "recalls", "recalled", "argues", "argued"}
+_FINITE = {"VBD", "VBZ", "VBP", "MD"}
+_NOMINAL = {"N", "NUM", "CUR", "DET", "POS", "WH"}
+_PHRASE = {"N": "NP", "NUM": "NP", "CUR": "NP", "DET": "NP", "POS": "NP", "ADJ": "ADJP",
+           "ADV": "ADVP", "NEG": "ADVP", "P": "PP", "SC": "SBAR", "TO": "PP", "V": "VP",
+           "AUX": "VP", "WH": "WHNP", "WADV": "WHADVP", "PRT": "PRT", "CC": "CONJP",
+           "INTJ": "INTJ", "PUNCT": "PRN", "X": "X"}
+_SUBJECT_RELS = ("nsubj", "csubj", "expl")
+_AUX_RELS = ("aux", "cop")
+
+
+def word_class(tag: str, form: str) -> str:
+    """The coarse class of a word from its PTB or UPOS tag (and its form, where UPOS is too
+    coarse: the particle "to", the possessive "'s", wh-words, negation)."""
+    low = form.lower().replace("\u2019", "'")
+    cls = _PTB.get(tag) or _UPOS.get(tag)
+    if cls is None:
+        cls = _guess(tag)
+    if tag in _UPOS:
+        if cls == "PRT":
+            cls = "TO" if low == "to" else "POS" if low in ("'s", "'", "s") else \
+                "NEG" if low in _NEG else "PRT"
+        elif cls in ("N", "DET") and low in _WH_WORDS:
+            cls = "WH"
+        elif cls in ("ADV", "SC") and low in _WH_ADVERBS:
+            cls = "WADV"
+    if cls == "V" and low in _PREPOSITIONAL:
+        cls = "P"
+    if cls == "ADV" and low in _NEG:
+        cls = "NEG"
+    return cls
+
+
+def _guess(tag: str) -> str:
+    """A class for a tag neither table knows (treebank-specific tag sets), by its first letter."""
+    first = tag[:1].upper()
+    if first in ("", "_"):
+        return "X"
+    return {"N": "N", "V": "V", "J": "ADJ", "A": "ADJ", "R": "ADV", "P": "P", "D": "DET",
+            "C": "CC"}.get(first, "PUNCT" if tag and not tag[0].isalnum() else "X")
+
+
+@dataclass
+class _Word:
+    index: int  # 0-based
+    cls: str
+    tag: str
+    form: str
+    rel: str
+    head: int  # 0-based head, -1 for the root
+    left: list[int] = field(default_factory=list)  # dependents, nearest first
+    right: list[int] = field(default_factory=list)
+
+
+def project(forms: list[str], tags: list[str], heads: list[int],
+            rels: list[str] | None = None) -> LexNode:
+    """The rule-based tree of a projective d-parse (1-based heads, 0 = root), rooted in TOP.
+    Relations are used when given (UD names; anything else is ignored)."""
+    n = len(forms)
+    rels = [r.split(":")[0].lower() if r not in ("_", "") else "" for r in (rels or [])]
+    rels += [""] * (n - len(rels))
+    words = [_Word(i, word_class(tags[i], forms[i]), tags[i], forms[i], rels[i], heads[i] - 1)
+             for i in range(n)]
+    for w in words:
+        if w.cls == "N" and w.form.lower() == "that" and w.head >= 0 and \
+                words[w.head].rel == "acl":
+            w.cls = "WH"  # UD relative "that" (tagged PRON like the demonstrative)
+        if w.head >= 0:
+            h = words[w.head]
+            (h.left if w.index < w.head else h.right).append(w.index)
+    for w in words:
+        w.left.sort(reverse=True)
+        w.right.sort()
+    built: dict[int, LexNode] = {}
+    for i in (m - 1 for m in bottom_up(heads)):  # each word after its dependents
+        labels, level = _plan(words, words[i])
+        node = LexNode(tags[i], [], 0, i)
+        w = words[i]
+        for k, label in enumerate(labels):
+            lefts = [built[d] for d in reversed(w.left) if level[d] == k]
+            rights = [built[d] for d in w.right if level[d] == k]
+            node = LexNode(label, lefts + [node] + rights, len(lefts))
+        built[i] = node
+    root = built[heads.index(0)]
+    return LexNode("TOP", [root], 0)
+
+
+class _Plan:
+    """Levels under construction: labels bottom up, fixed dependent levels, the rest float."""
+
+    def __init__(self, labels: list[str]):
+        self.labels = labels
+        self.fixed: dict[int, int] = {}
+        self.top: int | None = None  # the level trailing punctuation goes to
+
+    def add(self, label: str) -> int:
+        self.labels.append(label)
+        return len(self.labels) - 1
+
+    def finish(self, words: list[_Word], w: _Word) -> tuple[list[str], dict[int, int]]:
+        """The labels and every dependent's level. Levels never decrease outward on either
+        side, so each level's phrase is contiguous: this is what makes the tree induce
+        exactly the d-parse, whatever the rules above decided."""
+        if not self.labels and (w.left or w.right):
+            self.labels.append(_PHRASE.get(w.cls, "X"))
+        if w.head >= 0 and w.left and w.right and self.labels and \
+                words[w.left[-1]].form in _OPEN and words[w.right[-1]].form in _CLOSE:
+            prn = self.add("PRN")  # ", for example ,", "( 1986 )": set off on both sides
+            self.fixed[w.left[-1]] = self.fixed[w.right[-1]] = prn
+        level: dict[int, int] = {}
+        top = self.top if self.top is not None else len(self.labels) - 1
+        for side in (w.left, w.right):
+            # a floating dependent takes the level of the nearest fixed one farther out
+            # (trailing ones: punctuation to the top, others with the nearer ones)
+            farther: int | None = None
+            for d in reversed(side):
+                if d in self.fixed:
+                    farther = self.fixed[d]
+                    level[d] = farther
+                elif farther is not None:
+                    level[d] = farther
+                elif words[d].cls == "PUNCT":
+                    level[d] = top
+            low = 0
+            for d in side:  # nearest first: levels may only grow outward
+                low = max(low, level.get(d, low))
+                level[d] = low
+        return self.labels, level
+
+
+def _plan(words: list[_Word], w: _Word) -> tuple[list[str], dict[int, int]]:
+    """The phrase labels of ``w``'s chain (bottom up) and the level of each dependent."""
+    if not (w.left or w.right) and w.head >= 0 and (
+            w.index < w.head and _head_cls(words, w) in _NOMINAL and w.cls in ("V", "ADJ")
+            or _is_aux(words, w.index) and w.index < w.head):
+        return [], {}  # "the expected number", UD "will go"
+    if not (w.left or w.right) and w.cls == "V" and 0 <= w.head < w.index and \
+            words[w.head].cls == "V" and _listed(words, w):
+        return [], {}  # "to modify or discontinue it", "encourage, promote or advocate": one VP
+    if w.cls == "V" and _prenominal(words, w) and not w.right:
+        plan = _Plan(["ADJP"])  # "recently diagnosed cancer"
+    elif w.cls in ("V", "AUX") or (w.cls == "TO" and _has_verb(words, w.right)):
+        plan = _verb(words, w)
+    elif w.cls in ("ADJ", "ADV", "NEG") and any(_is_aux(words, d) for d in w.left):
+        plan = _verb(words, w)  # UD copula: "is big" is headed by "big"
+    elif w.cls in _NOMINAL and any(_is_aux(words, d) for d in w.left):
+        plan = _verb(words, w)  # "is a man"
+    elif w.cls in _NOMINAL and w.cls != "WH":
+        plan = _noun(words, w)
+    else:
+        plan = _other(words, w)
+    cc = next((k for k, d in enumerate(w.left) if words[d].cls == "CC" and _leafish(
+        words, words[d]) and (words[d].rel == "cc" or words[d].tag == "CCONJ")), None)
+    if cc is not None and plan.labels and w.head >= 0 and w.index > w.head and \
+            not _bare(words, [w.index]):
+        # UD hangs the coordinator on the second conjunct: keep it (and the commas before
+        # it) out of the conjunct's own phrase, as PTB's "(NP (NP A) and (NP B))" does
+        level = plan.add(plan.labels[-1])
+        for d in w.left[cc:]:
+            plan.fixed[d] = level
+    return plan.finish(words, w)
+
+
+def _listed(words: list[_Word], w: _Word) -> bool:
+    """Right after its head's coordinator, or after a comma in a coordination."""
+    before = words[w.index - 1]
+    return before.cls == "CC" or before.form == "," and any(
+        words[d].cls == "CC" for d in words[w.head].right)
+
+
+def _leafish(words: list[_Word], x: _Word) -> bool:
+    """No dependents but punctuation (UD hangs commas on the next function word)."""
+    return all(words[d].cls == "PUNCT" for d in x.left + x.right)
+
+
+def _is_aux(words: list[_Word], d: int) -> bool:
+    """A function-word dependent that forms a VP level above its content head (UD aux/cop;
+    under Collins heads the auxiliary is the head, so this does not arise)."""
+    x = words[d]
+    if not _leafish(words, x):
+        return False
+    if x.cls == "TO":
+        return x.head > d and words[x.head].cls in ("V", "AUX")  # UD "to make"
+    if x.rel:
+        return x.rel in _AUX_RELS
+    return x.cls == "AUX" or (x.cls == "V" and x.form.lower() in _BE_HAVE_DO)
+
+
+def _is_subject(words: list[_Word], d: int) -> bool:
+    """A UD subject; without relations, a nominal word (or a headless relative) on the left."""
+    x = words[d]
+    if x.rel:
+        return x.rel in _SUBJECT_RELS
+    return x.cls in _NOMINAL and (x.cls != "WH" or bool(x.right))  # "What she did was"
+
+
+def _is_marker(words: list[_Word], d: int, classes: tuple[str, ...]) -> bool:
+    """A leaf function word left of a content head: case (P), mark (SC, P), to."""
+    x = words[d]
+    if not _leafish(words, x):
+        return False
+    if x.rel and x.cls not in ("WH", "WADV"):
+        return x.rel in ("case", "mark")
+    return x.cls in classes
+
+
+def _has_verb(words: list[_Word], deps: list[int]) -> bool:
+    return any(words[d].cls in ("V", "AUX") for d in deps)
+
+
+def _head_cls(words: list[_Word], w: _Word) -> str:
+    """The class of ``w``'s head; "V" for the subject or an adverb of a UD predicate noun or
+    adjective (left of its copula: "He had been a sales manager")."""
+    if w.head < 0:
+        return "ROOT"
+    h = words[w.head]
+    if h.cls not in ("V", "AUX", "TO") and w.index < h.index and \
+            any(d > w.index and _is_aux(words, d) for d in h.left):
+        return "V"
+    return h.cls
+
+
+def _coordination(words: list[_Word], w: _Word) -> int | None:
+    """Index in ``w.right`` where a coordination starts, or None: at a coordinator (or UD
+    ``conj``) with a conjunct after it, or at a semicolon, colon or dash before a clause with
+    its own subject; earlier comma-separated conjuncts of nominal lists ("A, B and C") and the
+    comma before the coordinator are included."""
+    right = w.right
+    start = None
+    for k, d in enumerate(right):
+        x = words[d]
+        if (x.cls == "CC" and not x.rel and k + 1 < len(right)) or x.rel == "conj":
+            start = k
+            break
+        if x.form in (";", ":", "--") and k + 1 < len(right) and _is_clause(words, right[k + 1]):
+            start = k
+            break
+    if start is None:
+        return None
+    conj = next((d for d in right[start:] if words[d].cls not in ("PUNCT", "CC")), None)
+    if conj is not None and w.cls in _NOMINAL and words[conj].cls in _NOMINAL:
+        while start >= 2 and words[right[start - 1]].form in (",", ";") and \
+                words[right[start - 2]].cls in _NOMINAL:
+            start -= 2
+    if start >= 1 and words[right[start - 1]].form in (",", ";"):
+        start -= 1
+    return start
+
+
+def _is_clause(words: list[_Word], d: int) -> bool:
+    x = words[d]
+    return x.cls in ("V", "AUX") and any(_is_subject(words, e) for e in x.left)
+
+
+def _bare(words: list[_Word], deps: list[int],
+          classes: tuple[str, ...] = ("N", "ADJ", "NUM", "ADV")) -> bool:
+    """Only one-word conjuncts ("notes and bonds", "big and red"; UD hangs the coordinator
+    and commas on them)."""
+    return all(words[d].cls in ("CC", "PUNCT") + classes and
+               all(words[e].cls in ("CC", "PUNCT") for e in words[d].left + words[d].right)
+               for d in deps)
+
+
+def _verb(words: list[_Word], w: _Word) -> _Plan:
+    """VP, then one VP per UD auxiliary, S (or SINV) with a subject or a clause role, SBAR
+    with a complementizer (or a finite complement clause). A UD predicate adjective or noun
+    ("is very soft") first projects its own phrase from the dependents inside the copula."""
+    conj_has_subject = False
+    if _inverted_question(words, w):  # Collins heads: (SQ can (NP Mr. Hahn) (VP carry it))
+        p = _Plan(["SQ"])
+        p.top = 0
+        for d in w.left + w.right:
+            p.fixed[d] = 0
+        return p
+    if w.cls in ("V", "AUX", "TO"):
+        p = _Plan([])
+        base = p.add("VP")
+        coord = _coordination(words, w)
+        first = next((d for d in w.right[coord:] if words[d].cls not in ("PUNCT", "CC")),
+                     None) if coord is not None else None
+        if first is not None and _bare(words, [first], ("V",)):
+            coord = None
+        conj_has_subject = first is not None and any(
+            _is_subject(words, d) for d in words[first].left)
+        right_end = len(w.right) if coord is None else coord
+        for d in w.right[:right_end]:
+            if words[d].cls != "PUNCT":
+                p.fixed[d] = base
+        if coord is not None and not conj_has_subject:
+            lvl = p.add("VP")
+            for d in w.right[coord:]:
+                p.fixed[d] = lvl
+        inner = 0
+    else:
+        inner = next((k for k, d in enumerate(w.left) if _is_aux(words, d)), len(w.left))
+        if w.cls in _NOMINAL:
+            p = _noun(words, w, w.left[:inner])
+        else:
+            p = _Plan([_PHRASE.get(w.cls, "X")])
+            for d in w.left[:inner] + w.right:
+                if words[d].cls != "PUNCT":
+                    p.fixed[d] = 0
+        p.top = None
+    # left side, nearest first: auxiliaries (UD), subject, markers
+    subject = None
+    marker = None
+    to = question = False
+    for k in range(inner, len(w.left)):
+        d = w.left[k]
+        if subject is None and marker is None and _is_aux(words, d):
+            if to:
+                p.add("S")  # "is to produce": (VP is (S (VP to produce)))
+            p.fixed[d] = p.add("VP")
+            to = to or words[d].cls == "TO"
+        elif subject is None and marker is None and _is_subject(words, d):
+            subject = k
+        elif _is_marker(words, d, ("P", "SC", "WH", "WADV")):
+            marker = k
+            break
+        elif subject is not None and marker is None and _is_aux(words, d):
+            question = True  # "Why did you choose": the auxiliary before the subject
+    role_s = to or _clause_role(words, w)
+    if subject is not None or role_s:
+        inverted = _inverted(words, w, subject)
+        s = p.add("SINV" if inverted else "SQ" if question else "S")
+        p.top = s
+        if inverted:  # the subject follows the verb: everything after it is in SINV
+            for d in w.right:
+                p.fixed[d] = s
+        for d in w.left[subject if subject is not None else inner:marker]:
+            if d not in p.fixed:
+                p.fixed[d] = s
+        if subject is not None:
+            p.fixed[w.left[subject]] = s
+    if conj_has_subject:
+        lvl = p.add("S" if p.top is not None else "VP")
+        p.top = lvl
+        for d in w.right[coord:]:
+            p.fixed[d] = lvl
+    if marker is not None:
+        if p.top is None:
+            p.top = p.add("S")
+        asks = question or w.head < 0 and any(words[d].form == "?" for d in w.right)
+        sbar = p.add("PP" if _gerund(words, w) else "SBARQ" if asks else "SBAR")
+        for d in w.left[marker:]:
+            p.fixed[d] = sbar
+    elif subject is not None and _finite_complement(words, w):
+        p.add("SBAR")
+    return p
+
+
+def _inverted_question(words: list[_Word], w: _Word) -> bool:
+    """An auxiliary heading a question, its subject and then the main verb after it."""
+    if w.cls not in ("AUX", "V") or w.form.lower() not in _BE_HAVE_DO and w.cls != "AUX":
+        return False
+    if any(_is_subject(words, d) for d in w.left):
+        return False
+    after = [d for d in w.right if words[d].cls != "PUNCT"]
+    return len(after) >= 2 and _is_subject(words, after[0]) and \
+        words[after[1]].cls in ("V", "AUX", "ADJ") and \
+        any(words[d].form == "?" for d in w.right + [len(words) - 1])
+
+
+def _gerund(words: list[_Word], x: _Word) -> bool:
+    """A subjectless -ing clause ("after rising 5 %"): the object of a PP, not an SBAR."""
+    return x.tag in ("VBG", "VERB") and x.form.lower().endswith("ing") and \
+        not any(_is_subject(words, d) for d in x.left)
+
+
+def _inverted(words: list[_Word], w: _Word, subject: int | None) -> bool:
+    """ "..., said Mr. Smith", "Says Mr. Smith, ``...", "Behind the hoopla is competition",
+    "So did the index": no subject before the verb, a noun phrase right after it, and before
+    the verb a quoted clause, a fronted PP (for "be") or "so"/"nor"; or no word at all before
+    it and a quoted clause after the noun phrase."""
+    if subject is not None or w.head >= 0 or w.cls not in ("V", "AUX"):
+        return False
+    after = [d for d in w.right if words[d].cls != "PUNCT"]
+    if not after or words[after[0]].cls not in _NOMINAL:
+        return False
+    aux = w.form.lower() in _BE_HAVE_DO or w.cls == "AUX"
+    before = [d for d in w.left if words[d].cls != "PUNCT"]
+    if not before:  # "Says Gayle Key, a teacher, `` ...": a verb of saying first
+        return w.form.lower() in _SAYS and any(words[d].cls in ("V", "AUX") for d in after[1:])
+    return any(words[d].cls in ("V", "AUX") or aux and words[d].cls == "P" and words[d].right
+               or aux and words[d].form.lower() in ("so", "nor", "neither") for d in before)
+
+
+def _clause_role(words: list[_Word], w: _Word) -> bool:
+    """Does a subjectless verb still project S (the root, infinitives, gerunds after
+    prepositions, relative and adverbial clauses)?"""
+    if w.head < 0:
+        return True
+    h = words[w.head]
+    if w.cls == "TO":
+        return h.cls != "TO"
+    if h.cls in ("P", "SC", "WH", "WADV") or (h.cls == "TO" and w.index > h.index
+                                               and w.tag == "VBG"):
+        return True
+    if w.rel in ("advcl", "csubj", "ccomp", "xcomp"):
+        return True
+    if h.cls in ("V", "AUX") and w.tag == "VBG" and h.form.lower() not in _BE_HAVE_DO:
+        return not any(words[d].cls == "CC" for d in h.right if d < w.index)
+    return False
+
+
+def _finite_complement(words: list[_Word], w: _Word) -> bool:
+    """A finite clause with a subject that complements a verb or noun gets SBAR (PTB's empty
+    complementizer), unless it is a conjunct."""
+    if w.head < 0 or w.index < w.head:
+        return False
+    h = words[w.head]
+    if h.cls not in ("V", "AUX", "N", "ADJ"):
+        return False
+    if w.rel:
+        return w.rel in ("ccomp", "acl", "advcl")
+    if w.tag not in _FINITE and w.cls != "AUX" and \
+            not any(words[d].tag in _FINITE and _is_aux(words, d) for d in w.left):
+        return False
+    between = [d for d in h.right if d < w.index]  # not after "and", nor a quotation
+    return not any(words[d].cls in ("CC", "PUNCT") for d in between)
+
+
+def _noun(words: list[_Word], w: _Word, left: list[int] | None = None) -> _Plan:
+    """NP (QP for amounts, ADJP for prenominal amounts), a second NP for postmodifiers, a
+    third for coordination, PP over a UD case marker. ``left``: the left dependents to use
+    (of a UD predicate noun, those inside its copula)."""
+    p = _Plan([])
+    if left is None:
+        left = w.left
+        if not _noun_projects(words, w):
+            return p
+    hc = _head_cls(words, w)
+    prenominal = hc in _NOMINAL and w.index < w.head
+    cc = next((k for k, d in enumerate(w.right) if words[d].cls == "CC"), len(w.right))
+    nums = [d for d in w.left + w.right[:cc]  # not "1986-87 and 1987-88"
+            if words[d].cls in ("NUM", "CUR")]
+    approx = [d for d in left if w.cls in ("NUM", "CUR") and not (
+        words[d].left or words[d].right) and (words[d].cls == "ADV" or
+                                              words[d].form.lower() in _APPROX)]
+    qp = w.cls in ("CUR", "NUM") and (len(nums) >= 2 or w.cls == "NUM" and (nums or approx)) \
+        and not any(words[d].cls == "N" and not (words[d].left or words[d].right)
+                    for d in left + w.right)  # not "31 October 1950"
+    if qp:
+        base = p.add("QP")  # "$ 234.4 billion", "9.8 billion"
+        if not prenominal:
+            p.add("NP")
+    elif prenominal and (w.cls == "CUR" or w.form == "%"):
+        base = p.add("ADJP")  # "a $ 250 fine", "a 3.8 % return"
+    else:
+        base = p.add("NP")
+    if prenominal and qp and (w.cls == "CUR" or any(words[d].cls == "CUR" for d in nums)):
+        p.add("ADJP")
+    coord = _coordination(words, w)
+    after = _coordination_end(words, w, coord)
+    if coord is not None and _bare(words, w.right[coord:after]):
+        coord = None  # "notes and bonds": one flat NP
+    end = after if coord is None else coord
+    post = None
+    for d in w.right[:end]:
+        x = words[d]
+        if x.cls == "PUNCT":
+            continue
+        leaf = not (x.left or x.right)
+        if x.cls in ("POS", "CC") or (x.cls in ("N", "NUM") and leaf and not _detached(words, x)) \
+                or _complement_clause(words, x):
+            if post is None:
+                p.fixed[d] = base
+            continue
+        if post is None:
+            post = p.add("NP")
+        p.fixed[d] = post
+    if coord is not None:
+        lvl = p.add("NP")
+        for d in w.right[coord:after]:
+            p.fixed[d] = lvl
+    if after < len(w.right):  # "(NP (NP the health and safety) (PP of our employees))"
+        lvl = p.add("NP")
+        for d in w.right[after:]:
+            p.fixed[d] = lvl
+    for d in left:
+        p.fixed.setdefault(d, base)
+    for k, d in enumerate(left):  # UD: a case marker makes a PP
+        if _is_marker(words, d, ("P", "TO")) and w.head >= 0 and d not in approx:
+            lvl = p.add("PP")
+            for e in left[k:]:
+                p.fixed[e] = lvl
+            break
+    return p
+
+
+def _coordination_end(words: list[_Word], w: _Word, coord: int | None) -> int:
+    """Index in ``w.right`` after the last conjunct of the coordination starting at
+    ``coord``: what follows modifies the whole coordination ("the health and safety of our
+    employees")."""
+    right = w.right
+    if coord is None:
+        return len(right)
+    conjs = [k for k in range(coord, len(right)) if words[right[k]].rel == "conj"]
+    if conjs:
+        last = conjs[-1]
+    else:
+        cc = next((k for k in range(coord, len(right)) if words[right[k]].cls == "CC"), coord)
+        last = next((k for k in range(cc + 1, len(right)) if words[right[k]].cls != "PUNCT"),
+                    len(right))
+    return next((k for k in range(last + 1, len(right))
+                 if words[right[k]].cls not in ("PUNCT", "CC")), len(right))
+
+
+def _complement_clause(words: list[_Word], x: _Word) -> bool:
+    """ "the ability to nominate", "evidence that prices rose": a clause that completes a noun
+    sits beside it in one NP (relative clauses get an NP of their own)."""
+    if x.cls == "TO" or x.form.lower() == "that" and x.cls in ("P", "SC"):
+        return _has_verb(words, x.right)
+    return x.cls in ("V", "AUX") and any(
+        _is_marker(words, d, ("P", "SC")) and words[d].form.lower() == "that"
+        or words[d].cls == "TO" and _is_aux(words, d) for d in x.left)
+
+
+def _noun_projects(words: list[_Word], w: _Word) -> bool:
+    """Does a nominal word project NP? Always with dependents; a bare one not inside another
+    noun phrase (determiners, numbers and prenominal nouns stay flat)."""
+    if w.left or w.right:
+        return True
+    if w.head < 0:
+        return True
+    h = words[w.head]
+    if w.cls == "NUM" and h.cls == "N" and w.form.isdigit() and 1700 <= int(w.form) <= 2100:
+        return False  # "Aug. 31 , 1987"
+    if _detached(words, w):
+        return True
+    if _head_cls(words, w) in ("N", "NUM", "CUR", "DET", "POS", "WH"):
+        return w.cls == "DET" and w.index > w.head
+    if w.cls == "NUM" and (h.cls in ("ADV", "ADJ") or h.cls == "P" and _is_qp(words, h)):
+        return False
+    if w.cls == "DET" and h.cls in ("ADJ", "ADV"):
+        return False
+    return True
+
+
+def _prenominal(words: list[_Word], x: _Word) -> bool:
+    return x.head > x.index and words[x.head].cls in _NOMINAL
+
+
+def _is_qp(words: list[_Word], w: _Word) -> bool:
+    """ "about 100", "more than 30": a preposition before a number inside a noun phrase."""
+    h = words[w.head] if w.head >= 0 else None
+    return (h is not None and h.cls in ("NUM", "CUR", "N") and w.index < w.head
+            and any(words[d].cls in ("NUM", "CUR") for d in w.right))
+
+
+def _detached(words: list[_Word], x: _Word) -> bool:
+    """A one-word dependent right after a comma, dash or bracket that follows its head (an
+    appositive: "Frederick Deane Jr. , 63 ,")."""
+    return x.head >= 0 and x.index - 1 > x.head and \
+        words[x.index - 1].form in (",", "--", "-LRB-", "(")
+
+
+def _other(words: list[_Word], w: _Word) -> _Plan:
+    """Adjectives (ADJP), adverbs (ADVP), prepositions (PP, SBAR before a clause, QP before a
+    number, WHPP + SBAR for "in which"), wh-words (WHNP/WHADVP, SBAR over their clause),
+    particles, interjections; bare modifiers inside a phrase project nothing."""
+    p = _Plan([])
+    hc = _head_cls(words, w)
+    leaf = not (w.left or w.right)
+    cls = w.cls
+    if cls in ("PUNCT", "CC") and leaf:
+        return p
+    if cls == "ADJ":
+        if leaf and (hc in _NOMINAL and w.index < w.head or hc in ("ADJ", "P")):
+            return p
+        if leaf and hc in ("V", "AUX") and w.index < w.head and not w.rel:
+            p.add("ADVP")  # "Overall , earnings soared"
+        else:
+            p.add("NP" if w.rel in _SUBJECT_RELS + ("obj", "iobj") else "ADJP")  # "most of"
+    elif cls in ("ADV", "NEG"):
+        h = words[w.head] if w.head >= 0 else None
+        if w.right and all(words[d].cls in ("NUM", "CUR") for d in w.right):
+            p.add("QP")  # "about 26,000"
+            return p
+        if leaf and (cls == "NEG" or hc in ("ADJ", "ADV", "NUM", "CUR", "DET", "NEG")
+                     or (hc in _NOMINAL and w.index < w.head)
+                     or (hc == "P" and h is not None and (_is_qp(words, h) or _has_verb(
+                         words, h.right)))  # "even though", "about 100"
+                     or (hc == "V" and h is not None and _prenominal(words, h))):
+            return p
+        p.add("ADVP")
+    elif cls in ("P", "TO", "SC"):
+        if leaf:
+            if hc in ("V", "AUX") and w.index > w.head:
+                p.add("PRT")
+            return p
+        objs = [d for d in w.right if words[d].cls != "PUNCT"]
+        clause = any(words[d].cls in ("V", "AUX") and not _gerund(words, words[d])
+                     or words[d].cls == "TO" and _has_verb(words, words[d].right)
+                     for d in objs)
+        if clause and words[objs[0]].cls == "WH":  # "under which it would remain"
+            p.fixed[objs[0]] = p.add("WHPP")
+            sbar = p.add("SBAR")
+            for d in w.right[w.right.index(objs[0]) + 1:]:
+                p.fixed[d] = sbar
+        elif clause or cls == "SC":
+            p.add("SBAR")
+        elif _is_qp(words, w):
+            p.add("QP")
+        elif not objs and w.left:
+            p.add("ADVP")  # "35 years ago"
+        else:
+            p.add("PP")
+    elif cls in ("WH", "WADV"):
+        p.add("WHNP" if cls == "WH" else "WHADVP")
+        if _has_verb(words, w.right):
+            s = p.add("SBAR")
+            for d in w.right:
+                p.fixed[d] = s
+    elif cls == "PRT":
+        if hc in ("V", "AUX"):
+            p.add("PRT")
+        elif not leaf:
+            p.add("PRT")
+    elif cls == "INTJ":
+        p.add("INTJ")
+    elif cls == "PUNCT":
+        p.add("PRN" if w.form in ("-LRB-", "(", "-LCB-", "{") else "FRAG")
+    elif not leaf or hc in ("V", "AUX", "ROOT"):
+        p.add(_PHRASE.get(cls, "X"))
+    coord = _coordination(words, w) if p.labels else None
+    if coord is not None and not _bare(words, w.right[coord:]):
+        for d in w.right[:coord]:
+            p.fixed.setdefault(d, len(p.labels) - 1)
+        lvl = p.add(p.labels[-1])
+        for d in w.right[coord:]:
+            p.fixed[d] = lvl
+    if w.head < 0 and not p.labels:
+        p.add(_PHRASE.get(cls, "X") if cls not in ("P", "PUNCT", "CC") else "X")
+    if w.head < 0 and p.labels[-1] not in ("S", "FRAG", "INTJ", "X"):
+        p.add("FRAG")
+    return p
+
+
+def label_set(name: str) -> LabelSet:
+    """A label set for the projection by name or file (``ptb``, ``ud-generic``, a .labels
+    file); InputError naming the file and line of a bad rule."""
+    return load_label_set(name, LABELS)
+
+
+def learn_label_set(corrected: Iterable[tuple[DepSentence, LexNode]], name: str = "learned"
+                    ) -> LabelSet:
+    """The labels corrected trees give the projection's phrases: each projected phrase of a
+    sentence takes the label of the corrected tree's bracket over the same words
+    (punctuation aside; in a chain of brackets over the same words, bottom up), or ``-``
+    when the corrected tree has none there; the most frequent outcome per (phrase, tag,
+    relation) wins, backed off to (phrase, tag) and the phrase alone, and only rules that
+    differ from their back-off are kept."""
+    counts: dict[tuple[str, str, str], Counter] = defaultdict(Counter)
+    for sent, gold in corrected:
+        heads, _ = projectivize(sent.heads)
+        tree = project(sent.forms, sent.tags, heads, sent.rels or None)
+        punct = [word_class(t, f) == "PUNCT" for t, f in zip(sent.tags, sent.forms)]
+        wanted = _brackets_by_span(gold, punct)
+        for span, chain in _brackets_by_span(tree, punct).items():
+            labels = wanted.get(span, [])
+            for k, node in enumerate(chain):
+                w = node.head_word()
+                rel = relation_key(sent.rels[w] if w < len(sent.rels) else "")
+                outcome = labels[k].label if k < len(labels) else DROP
+                for key in ((node.label, ANY, ANY), (node.label, sent.tags[w], ANY),
+                            (node.label, sent.tags[w], rel)):
+                    counts[key][outcome] += 1
+    best = {key: _majority(c) for key, c in counts.items()}
+    rules = {}
+    for (phrase, tag, rel), label in best.items():
+        backoff = phrase if tag == ANY else best[phrase, ANY, ANY] if rel == ANY else \
+            best[phrase, tag, ANY]
+        if label != backoff:
+            rules[phrase, tag, rel] = label
+    return LabelSet(name, rules)
+
+
+def _majority(outcomes: Counter) -> str:
+    """The most frequent outcome; ties go to a label over ``-``, then alphabetically."""
+    return min(outcomes.items(), key=lambda kv: (-kv[1], kv[0] == DROP, kv[0]))[0]
+
+
+def _brackets_by_span(root: LexNode, punct: list[bool]) -> dict[tuple[int, int], list[LexNode]]:
+    """Phrases below the root by the span of their words that are not punctuation, each
+    chain bottom up (phrases over punctuation only are left out, as EVALB leaves them)."""
+    out: dict[tuple[int, int], list[LexNode]] = defaultdict(list)
+    stack = [(c, False) for c in (root.children if root.label == "TOP" else [root])]
+    while stack:  # post-order, so a chain over the same words lists its lowest phrase first
+        node, expanded = stack.pop()
+        if node.word >= 0:
+            continue
+        if not expanded:
+            stack.append((node, True))
+            stack.extend((c, False) for c in reversed(node.children))
+            continue
+        words = [p.word for p in node.preterminals() if not punct[p.word]]
+        if words:
+            out[words[0], words[-1]].append(node)
+    return out
+
+
+class RuleBasedEngine:
+    """The ``Converter`` over the rule-based projection, with a label set (PTB by default)."""
+
+    name = "rule-based projection (no model)"
+
+    def __init__(self, labels: LabelSet | None = None):
+        self.labels = labels or LabelSet("ptb")
+        if self.labels.rules:
+            self.name = f"rule-based projection (no model), {self.labels.name} labels"
+
+    def phrase_labels(self) -> list[str]:
+        """The phrase labels the projection produces (for relabeling)."""
+        return self.labels.labels(set(LABELS) - {"TOP"})
+
+    def label_warning(self, sentences: list[DepSentence]) -> str | None:
+        """None: the projection reads relations where it knows them and copes without."""
+        return None
+
+    def candidates(self, sent: DepSentence, k: int = 10, prune: bool = True) -> list[Candidate]:
+        """The one rule-based c-parse (``k`` and ``prune`` do not apply)."""
+        return [self.best(sent, prune)]
+
+    def best(self, sent: DepSentence, prune: bool = True) -> Candidate:
+        """The c-parse of the sentence's d-parse, lifted to a projective one first if need be.
+        Raises InputError when the heads are not a tree."""
+        heads, lifted = projectivize(sent.heads)
+        tree = project(sent.forms, sent.tags, heads, sent.rels or None)
+        tree = self.labels.apply(tree, sent.tags, sent.rels)
+        return Candidate(tree, 0.0, "rules", list(lifted))

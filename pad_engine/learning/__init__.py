@@ -1,0 +1,2 @@
+"""Learning and measuring: training, paired (UD) training, retraining and cross-validation,
+EVALB, the benchmark."""

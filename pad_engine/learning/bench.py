@@ -1,0 +1,243 @@
+"""``pad bench``: accuracy and speed on the Penn Treebank sample split, as figures.
+
+Train = wsj_0001..wsj_0159, test = wsj_0160..wsj_0199, gold tags, gold d-parses from the
+model's head table. Speeds are measured after JIT warm-up (reported separately); the
+end-to-end figure runs ``pad convert`` as a fresh process on a CoNLL file of the test split.
+The rule-based fallback (no model) is scored on the same test split, on Collins-style and on
+content-head d-parses, for comparison with PAD (Xia et al. 2009 report 89.4 on PTB s23).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from pad_engine.decoding.model import Model
+from pad_engine.decoding.parser import Parser, encode, run_decoder
+from pad_engine.errors import InputError
+from pad_engine.io.conll import format_conllx
+from pad_engine.learning.evalb import bracket_f1, score
+from pad_engine.learning.train import Example, examples_from_penn, train
+from pad_engine.trees.deplabels import SCHEMES
+from pad_engine.trees.lextree import to_line
+
+TRAIN_FILES = range(1, 160)
+TEST_FILES = range(160, 200)
+
+
+def load_split(treebank: Path, numbers: range, headrules: str, labels: str = ""
+               ) -> list[Example]:
+    """Read ``wsj_NNNN.mrg`` files of the given numbers as training examples (their d-parses
+    labeled in the scheme ``labels`` names, if any)."""
+    from pad_engine.io.penn import read_penn
+
+    trees = []
+    for k in numbers:
+        path = treebank / f"wsj_{k:04d}.mrg"
+        if not path.exists():
+            raise FileNotFoundError(f"{path}: missing (expected the Penn Treebank sample)")
+        trees.extend(read_penn(path).trees)
+    return examples_from_penn(trees, headrules, labels)
+
+
+def _rate(count: int, seconds: float) -> float:
+    return count / seconds if seconds > 0 else float("inf")
+
+
+def decoder_speed(model: Model, examples: list[Example], prune: bool, repeat: int = 5) -> float:
+    """Sentences/s of the decoder alone (encoding excluded), best of ``repeat`` runs."""
+    encs = [encode(model, ex.forms, ex.tags, ex.heads, ex.rels) for ex in examples]
+    best = float("inf")
+    for _ in range(repeat):
+        start = time.perf_counter()
+        for enc in encs:
+            run_decoder(model, enc, prune)
+        best = min(best, time.perf_counter() - start)
+    return _rate(len(encs), best)
+
+
+def kbest_speed(parser: Parser, examples: list[Example], k: int, prune: bool = True) -> float:
+    """Sentences/s of k-best decoding (trees built, as the app gets them)."""
+    start = time.perf_counter()
+    for ex in examples:
+        parser.kbest(ex.forms, ex.tags, ex.heads, k, prune=prune, rels=ex.rels)
+    return _rate(len(examples), time.perf_counter() - start)
+
+
+def kbest_oracle_f1(parser: Parser, examples: list[Example], ks: tuple[int, ...]) -> dict:
+    """F1 when an annotator picks the best of the first k candidates of every sentence."""
+    gold = [to_line(ex.lex, ex.forms) for ex in examples]
+    lists = [[to_line(p.tree, ex.forms)
+              for p in parser.kbest(ex.forms, ex.tags, ex.heads, max(ks), rels=ex.rels)]
+             for ex in examples]
+    result = {}
+    for k in ks:
+        chosen = []
+        for g, cands in zip(gold, lists):
+            rows = score([g] * len(cands[:k]), cands[:k]).rows
+            best = max(range(len(rows)), key=lambda i: (rows[i].matched * 2 /
+                       max(1, rows[i].gold_brackets + rows[i].test_brackets), -i))
+            chosen.append(cands[best])
+        result[k] = bracket_f1(score(gold, chosen))
+    return result
+
+
+def rulebased_figures(examples: list[Example]) -> dict:
+    """F1, precision, recall and speed (sentences/s) of the rule-based conversion."""
+    from pad_engine.decoding.rulebased import project
+
+    gold = [to_line(ex.lex, ex.forms) for ex in examples]
+    start = time.perf_counter()
+    lines = [to_line(project(ex.forms, ex.tags, ex.heads), ex.forms) for ex in examples]
+    seconds = time.perf_counter() - start
+    report = score(gold, lines)
+    return {"f1": bracket_f1(report), "precision": report.overall.precision,
+            "recall": report.overall.recall, "sent_per_s": _rate(len(examples), seconds)}
+
+
+def run_rules_bench(treebank: Path, out: Callable[[str], None] = print) -> dict:
+    """Only the rule-based fallback's figures (no training, a few seconds)."""
+    figures = {f"rules_{name}": rulebased_figures(load_split(treebank, TEST_FILES, name))
+               for name in ("collins", "content")}
+    for line in format_rules(figures):
+        out(line)
+    return figures
+
+
+def format_rules(f: dict) -> list[str]:
+    """The rule-based fallback's report lines."""
+    return [f"{'rule-based fallback, ' + name:<31}F1 {r['f1']:6.2f}  P {r['precision']:6.2f}  "
+            f"R {r['recall']:6.2f}  {r['sent_per_s']:,.0f} sent/s  (no model; Xia et al. 2009: "
+            "89.4)"
+            for name, r in ((k[len("rules_"):], v) for k, v in f.items()
+                            if k.startswith("rules_"))]
+
+
+def convert_process(model_path: Path, conll: Path, out: Path) -> tuple[float, int]:
+    """Wall time and peak memory (kB) of one ``pad convert`` process."""
+    cmd = [sys.executable, "-m", "pad_engine", "convert", str(conll), "-o", str(out),
+           "--model", str(model_path)]
+    start = time.perf_counter()
+    proc = subprocess.run(cmd, capture_output=True, text=True,
+                          preexec_fn=None if os.name != "posix" else os.setpgrp)
+    seconds = time.perf_counter() - start
+    if proc.returncode != 0:
+        raise RuntimeError(f"pad convert failed: {proc.stderr.strip()}")
+    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    return seconds, peak
+
+
+def run_bench(treebank: Path, model_path: Path | None = None, epochs: int = 10,
+              headrules: str = "collins", out: Callable[[str], None] = print,
+              labels: str = "") -> dict:
+    """Train (unless a model is given; reading d-parse labels of the scheme ``labels``, if
+    any), evaluate and time; print and return the figures. A given model's test d-parses are
+    labeled the way it was trained."""
+    figures: dict = {}
+    if model_path is None:
+        train_ex = load_split(treebank, TRAIN_FILES, headrules, labels)
+        start = time.perf_counter()
+        model = train(train_ex, epochs=epochs, headrules=headrules, labels=labels)
+        figures["training_seconds"] = time.perf_counter() - start
+        figures["training_sentences"] = len(train_ex)
+    else:
+        model = Model.load(model_path)
+        labels = model.dep_labels
+        if labels and labels not in SCHEMES:
+            raise InputError(f"the model reads {labels!r} labels, which the Penn Treebank "
+                             "sample does not have", str(model_path))
+    figures["labels"] = labels
+    test = load_split(treebank, TEST_FILES, headrules, labels)
+    parser = Parser(model)
+    start = time.perf_counter()
+    first = test[0]
+    parser.parse(first.forms, first.tags, first.heads, prune=True, rels=first.rels)
+    parser.parse(first.forms, first.tags, first.heads, prune=False, rels=first.rels)
+    parser.kbest(first.forms, first.tags, first.heads, 10, prune=True, rels=first.rels)
+    figures["jit_warmup_seconds"] = time.perf_counter() - start
+    gold = [to_line(ex.lex, ex.forms) for ex in test]
+    for prune in (False, True):
+        lines, hows = [], {}
+        for ex in test:
+            p = parser.parse(ex.forms, ex.tags, ex.heads, prune=prune, rels=ex.rels)
+            lines.append(to_line(p.tree, ex.forms))
+            hows[p.how] = hows.get(p.how, 0) + 1
+        report = score(gold, lines)
+        name = "pruned" if prune else "exact"
+        figures[f"{name}_f1"] = bracket_f1(report)
+        figures[f"{name}_recall"] = report.overall.recall
+        figures[f"{name}_precision"] = report.overall.precision
+        figures[f"{name}_parsed"] = report.overall.valid_sentences
+        figures[f"{name}_passes"] = hows
+        figures[f"{name}_decoder_sent_per_s"] = decoder_speed(model, test, prune)
+    figures[f"rules_{headrules}"] = rulebased_figures(test)
+    if headrules != "content":
+        figures["rules_content"] = rulebased_figures(load_split(treebank, TEST_FILES, "content"))
+    figures["kbest10_sent_per_s"] = kbest_speed(parser, test, 10, prune=True)
+    figures["kbest_oracle_f1"] = kbest_oracle_f1(parser, test, (1, 5, 10, 50))
+    with tempfile.TemporaryDirectory() as tmp:
+        tmpdir = Path(tmp)
+        mpath = model_path or tmpdir / "bench.padmodel"
+        if model_path is None:
+            model.save(mpath)
+        figures["model_file_mb"] = os.path.getsize(mpath) / 1e6
+        conll = tmpdir / "test.conll"
+        conll.write_text("".join(
+            format_conllx(ex.forms, ex.tags, ex.heads, ex.rels) + "\n" for ex in test
+        ), encoding="utf-8")
+        one = tmpdir / "one.conll"
+        one.write_text(format_conllx(first.forms, first.tags, first.heads, first.rels) + "\n",
+                       encoding="utf-8")
+        convert_process(mpath, one, tmpdir / "one.mrg")  # fills the JIT cache if empty
+        startup, _ = convert_process(mpath, one, tmpdir / "one.mrg")
+        big = tmpdir / "big.conll"
+        big.write_text(conll.read_text(encoding="utf-8") * 10, encoding="utf-8")
+        wall, peak = convert_process(mpath, big, tmpdir / "big.mrg")
+        figures["startup_seconds"] = startup
+        figures["end_to_end_sent_per_s"] = _rate(10 * len(test), wall - startup)
+        figures["end_to_end_wall_seconds"] = wall
+        figures["convert_peak_mb"] = peak / 1024
+    figures["bench_peak_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    figures["test_sentences"] = len(test)
+    for line in format_figures(figures):
+        out(line)
+    return figures
+
+
+def format_figures(f: dict) -> list[str]:
+    """The report lines."""
+    lines = [f"test sentences                 {f['test_sentences']}"]
+    if f.get("labels"):
+        lines.append(f"d-parse labels                 {f['labels']} (the model reads them; "
+                     "see deplabels.py)")
+    if "training_seconds" in f:
+        lines.append(f"training                       {f['training_sentences']} sentences, "
+                     f"{f['training_seconds']:.1f} s")
+    for name in ("exact", "pruned"):
+        lines.append(
+            f"{name:<7}F1 {f[f'{name}_f1']:6.2f}  P {f[f'{name}_precision']:6.2f}  "
+            f"R {f[f'{name}_recall']:6.2f}  parsed {f[f'{name}_parsed']}/{f['test_sentences']}"
+            f"  decoder {f[f'{name}_decoder_sent_per_s']:,.0f} sent/s  passes "
+            + ", ".join(f"{k} {v}" for k, v in sorted(f[f"{name}_passes"].items()))
+        )
+    lines += format_rules(f)
+    lines.append(f"k-best (k=10, pruned)          {f['kbest10_sent_per_s']:,.0f} sent/s")
+    lines.append("k-best oracle F1                " + "  ".join(
+        f"k={k}: {v:.2f}" for k, v in f["kbest_oracle_f1"].items()))
+    lines += [
+        f"JIT warm-up (this process)     {f['jit_warmup_seconds']:.2f} s",
+        f"pad convert start-up           {f['startup_seconds']:.2f} s (model load + cached JIT)",
+        f"pad convert end to end         {f['end_to_end_sent_per_s']:,.0f} sent/s after start-up"
+        f" ({f['end_to_end_wall_seconds']:.2f} s wall for {10 * f['test_sentences']} sentences)",
+        f"pad convert peak memory        {f['convert_peak_mb']:.0f} MB",
+        f"bench peak memory              {f['bench_peak_mb']:.0f} MB",
+        f"model file                     {f['model_file_mb']:.1f} MB",
+    ]
+    return [re.sub(r"\s+$", "", line) for line in lines]

@@ -1,0 +1,143 @@
+"""The cell structure of a projective d-parse, compiled: the decoder's items, the training
+oracle's costs and the projectivity check all walk the same dependents, spans and cells.
+
+A cell (h, a, b) is word h with its a nearest left and b nearest right dependents absorbed.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+
+@njit(cache=True)
+def sentence_structure(heads):
+    """Dependents, spans and cells of a projective d-parse.
+
+    ``heads[m]`` is the 0-based head of word m, -1 for the root. Returns None-like empty
+    arrays with ok = False when the tree is not a projective single-rooted tree.
+    """
+    n = heads.shape[0]
+    nl = np.zeros(n, np.int64)
+    nr = np.zeros(n, np.int64)
+    root = -1
+    ok = True
+    for m in range(n):
+        h = heads[m]
+        if h < 0:
+            if root >= 0:
+                ok = False
+            root = m
+        elif h >= n or h == m:
+            ok = False
+        elif m < h:
+            nl[h] += 1
+        else:
+            nr[h] += 1
+    if root < 0:
+        ok = False
+    lptr = np.zeros(n + 1, np.int64)
+    rptr = np.zeros(n + 1, np.int64)
+    for h in range(n):
+        lptr[h + 1] = lptr[h] + nl[h]
+        rptr[h + 1] = rptr[h] + nr[h]
+    ldeps = np.zeros(max(lptr[n], 1), np.int64)
+    rdeps = np.zeros(max(rptr[n], 1), np.int64)
+    fill = np.zeros(n, np.int64)
+    for m in range(n - 1, -1, -1):  # left dependents nearest first
+        h = heads[m]
+        if 0 <= h < n and m < h:
+            ldeps[lptr[h] + fill[h]] = m
+            fill[h] += 1
+    fill[:] = 0
+    for m in range(n):  # right dependents nearest first
+        h = heads[m]
+        if 0 <= h < n and m > h:
+            rdeps[rptr[h] + fill[h]] = m
+            fill[h] += 1
+    # order: dependents before heads (reverse pre-order from the root)
+    order = np.zeros(n, np.int64)
+    seen = 0
+    if ok:
+        stack = np.zeros(n, np.int64)
+        top = 0
+        stack[0] = root
+        top = 1
+        while top > 0:
+            top -= 1
+            h = stack[top]
+            order[seen] = h
+            seen += 1
+            for q in range(lptr[h], lptr[h + 1]):
+                stack[top] = ldeps[q]
+                top += 1
+            for q in range(rptr[h], rptr[h + 1]):
+                stack[top] = rdeps[q]
+                top += 1
+        if seen != n:
+            ok = False  # a cycle: some words never reached from the root
+    order = order[::-1].copy()
+    lo = np.arange(n)
+    hi = np.arange(n)
+    size = np.ones(n, np.int64)
+    if ok:
+        for t in range(n):
+            h = order[t]
+            for q in range(lptr[h], lptr[h + 1]):
+                lo[h] = min(lo[h], lo[ldeps[q]])
+                size[h] += size[ldeps[q]]
+            for q in range(rptr[h], rptr[h + 1]):
+                hi[h] = max(hi[h], hi[rdeps[q]])
+                size[h] += size[rdeps[q]]
+            if hi[h] - lo[h] + 1 != size[h]:
+                ok = False  # non-projective
+    cbase = np.zeros(n + 1, np.int64)
+    for h in range(n):
+        cbase[h + 1] = cbase[h] + (nl[h] + 1) * (nr[h] + 1)
+    return ok, root, nl, nr, lptr, rptr, ldeps, rdeps, order, lo, hi, cbase
+
+
+@njit(cache=True, nogil=True)
+def is_projective_tree(heads):
+    """Whether ``heads`` (0-based, -1 root) is a single-rooted projective tree."""
+    return sentence_structure(heads)[0]
+
+
+@njit(cache=True, nogil=True)
+def cell_count(heads):
+    """How many cells the chart of ``heads`` (0-based, -1 root) has: the sum over words of
+    (left dependents + 1) x (right dependents + 1)."""
+    n = heads.shape[0]
+    nl = np.zeros(n, np.int64)
+    nr = np.zeros(n, np.int64)
+    for m in range(n):
+        h = heads[m]
+        if 0 <= h < m:
+            nr[h] += 1
+        elif m < h < n:
+            nl[h] += 1
+    total = 0
+    for h in range(n):
+        total += (nl[h] + 1) * (nr[h] + 1)
+    return total
+
+
+@njit(cache=True, nogil=True)
+def cell_spans(heads):
+    """Span (i, j) of every cell, for building per-cell costs."""
+    ok, root, nl, nr, lptr, rptr, ldeps, rdeps, order, lo, hi, cbase = sentence_structure(heads)
+    n = heads.shape[0]
+    spans = np.zeros((cbase[n], 2), np.int64)
+    for h in range(n):
+        for a in range(nl[h] + 1):
+            for b in range(nr[h] + 1):
+                c = cbase[h] + a * (nr[h] + 1) + b
+                spans[c, 0], spans[c, 1] = cell_span(h, a, b, lptr, rptr, ldeps, rdeps, lo, hi)
+    return spans
+
+
+@njit(cache=True)
+def cell_span(h, a, b, lptr, rptr, ldeps, rdeps, lo, hi):
+    i = h if a == 0 else lo[ldeps[lptr[h] + a - 1]]
+    j = h if b == 0 else hi[rdeps[rptr[h] + b - 1]]
+    return i, j

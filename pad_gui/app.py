@@ -1,15 +1,25 @@
-"""``pad-studio``: start the app, optionally on a file; ``--screenshot`` renders and exits."""
+"""``pad-studio``: start the app where the annotator stopped (the bundled sample the very
+first time), or on a file; ``--screenshot`` renders and exits."""
 
 from __future__ import annotations
 
 import argparse
+import ctypes
+import ctypes.util
 import os
 import sys
 import time
+from pathlib import Path
 
-from pad_resources import resource_path
+from pad_engine.api import resource_path
 
 SCREENSHOT_TIMEOUT = 60.0  # seconds to wait for the model and the sentence's candidates
+# What Qt's xcb platform plugin needs from the system on Debian and Ubuntu (pip installs
+# none of it); checked by loading the plugin under Xvfb on a bare Debian 12.
+XCB_PACKAGES = ("libxcb-cursor0 libxcb-icccm4 libxcb-keysyms1 libxcb-image0 "
+                "libxcb-render-util0 libxcb-randr0 libxcb-shape0 libxcb-xfixes0 libxcb-sync1 "
+                "libxcb-xkb1 libxcb-shm0 libxkbcommon-x11-0 libx11-xcb1 libegl1 libgl1 "
+                "libfontconfig1 libdbus-1-3 libglib2.0-0")
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
@@ -17,41 +27,106 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         prog="pad-studio",
         description="PAD Studio: see and correct the phrase-structure trees PAD proposes "
                     "for a dependency treebank.")
-    parser.add_argument("file", nargs="?", help="CoNLL-X / CoNLL-U file (default: the "
-                        "bundled sample treebank)")
-    parser.add_argument("--model", help="model file (default: the bundled English model)")
+    parser.add_argument("file", nargs="?", help="CoNLL-X / CoNLL-U file (default: the file "
+                        "open when the app was last closed; the first time, the bundled "
+                        "sample treebank)")
+    parser.add_argument("--model", help="model file (default: the bundled model that fits "
+                        "the file)")
     parser.add_argument("--project", help="annotation project file (default: FILE.padproject "
                         "next to the treebank, or the one last used with it)")
-    parser.add_argument("--sentence", type=int, default=1, metavar="N",
-                        help="show sentence N (1-based) first")
+    parser.add_argument("--sentence", type=int, metavar="N",
+                        help="show sentence N (1-based) first (default: where you stopped)")
     parser.add_argument("--screenshot", metavar="OUT.png",
                         help="render the window with the sentence and its candidates, save "
                              "the picture and exit (works offscreen)")
+    parser.add_argument("--size", metavar="WxH", type=_size,
+                        help="window size for --screenshot (default: fit the screen)")
     return parser.parse_args(argv)
+
+
+def _size(text: str) -> tuple[int, int]:
+    try:
+        w, h = (int(v) for v in text.lower().split("x"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not WIDTHxHEIGHT") from None
+    return w, h
+
+
+def _load(path: str) -> None:
+    ctypes.CDLL(path)
+
+
+def platform_problem() -> str | None:
+    """Why Qt's xcb platform plugin would not load (Qt then aborts the process with a
+    message that names the wrong library), or None. Only asked when xcb is the platform."""
+    platform = os.environ.get("QT_QPA_PLATFORM")
+    if sys.platform != "linux" or not os.environ.get("DISPLAY") or platform not in (None, "xcb") \
+            or (platform is None and os.environ.get("WAYLAND_DISPLAY")):
+        return None  # another platform, or Qt picks Wayland
+    import PySide6
+
+    plugin = Path(PySide6.__file__).parent / "Qt" / "plugins" / "platforms" / "libqxcb.so"
+    if not plugin.exists():
+        return None
+    try:
+        _load(str(plugin))
+    except OSError as e:
+        return str(e)
+    if ctypes.util.find_library("xcb-cursor") is None:
+        return "libxcb-cursor.so.0 is missing (Qt 6.5 and later need it for xcb)"
+    return None
+
+
+def xcb_advice(problem: str) -> str:
+    return (f"pad-studio: Qt's xcb platform plugin cannot load: {problem}\n"
+            "Install the system libraries it needs (Debian, Ubuntu):\n"
+            f"    sudo apt-get install -y {XCB_PACKAGES}\n"
+            "or draw without a display: pad-studio --screenshot OUT.png "
+            "(QT_QPA_PLATFORM=offscreen)")
+
+
+def open_window(args: argparse.Namespace):
+    """The main window, shown, on the file and sentence to start with: those named, else
+    where the annotator stopped, else (the very first start) the bundled sample."""
+    from PySide6.QtCore import QSettings
+
+    from pad_gui.window import MainWindow
+
+    window = MainWindow(args.model, remember=not args.screenshot)
+    if args.size:
+        window.resize(*args.size)
+    window.show()
+    last = QSettings().value("last/file")
+    path = Path(args.file or last or resource_path("sample", "sample.conllu"))
+    sentence = args.sentence
+    if sentence is None and last and Path(last).resolve() == path.resolve():
+        sentence = int(QSettings().value("last/sentence", 0)) + 1
+    if window.open_path(path, args.project) and window.session and len(window.session):
+        window.go_to(max(0, min((sentence or 1) - 1, len(window.session) - 1)))
+    return window
 
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     if args.screenshot and "QT_QPA_PLATFORM" not in os.environ:
         os.environ["QT_QPA_PLATFORM"] = "offscreen"
+    problem = platform_problem()
+    if problem is not None:
+        print(xcb_advice(problem), file=sys.stderr)
+        return 1
     from PySide6.QtWidgets import QApplication
 
-    from pad_gui.window import MainWindow
-
-    app = QApplication.instance() or QApplication(sys.argv[:1])
-    app.setOrganizationName("PAD Studio")
-    app.setApplicationName("PAD Studio")
-    window = MainWindow(args.model)
-    window.resize(1920, 1080)
-    window.show()
-    path = args.file or resource_path("sample", "sample.conllu")
-    if window.open_path(path, args.project) and window.session and len(window.session):
-        window.go_to(max(0, min(args.sentence - 1, len(window.session) - 1)))
+    app = QApplication.instance()
+    if app is None:
+        app = QApplication(sys.argv[:1])
+        app.setOrganizationName("PAD Studio")
+        app.setApplicationName("PAD Studio")
+    window = open_window(args)
     if not args.screenshot:
         return app.exec()
     deadline = time.monotonic() + SCREENSHOT_TIMEOUT
     while time.monotonic() < deadline and not (
-            window.decoded_current() or (window.engine_ready and window.model_problem)):
+            window.decoded_current() or (window.engine_ready and window.workspace.model_problem)):
         app.processEvents()
         time.sleep(0.02)
     app.processEvents()

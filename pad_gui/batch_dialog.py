@@ -1,19 +1,16 @@
-"""File > Batch convert folder…: the app's face of ``pad_engine.batch.convert_folder``.
+"""File > Batch convert folder…: the app's face of ``pad_engine.batch.folders.convert_folder``.
 
-The conversion runs on a QThread (which itself waits on worker processes when more than one
-is asked for). Progress goes into a plain queue that the dialog drains on a timer, as the main
-window does with the engine's results: no Python object crosses threads inside Qt, and the UI
-stays responsive however fast events come.
+The conversion runs on a :class:`~pad_gui.worker.Worker` (which itself waits on worker
+processes when more than one is asked for); its progress reaches the dialog on the UI thread
+a few times a second, so the UI stays responsive however fast events come.
 """
 
 from __future__ import annotations
 
-import queue
-import threading
+import tempfile
 from pathlib import Path
 
-from PySide6.QtCore import Qt, QThread, QTimer
-from PySide6.QtGui import QAction
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QCheckBox,
     QDialog,
@@ -31,59 +28,36 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from pad_engine.batch import (
+from pad_engine.api import (
     FAILED,
     BatchProgress,
     BatchReport,
     FileResult,
+    PadError,
     convert_folder,
     default_jobs,
 )
-from pad_engine.errors import PadError
-from pad_gui.dialogs import job_buttons
+from pad_gui import ui_thread
+from pad_gui.controllers.models import ModelVersions
+from pad_gui.dialogs import bring_to_front, job_buttons
+from pad_gui.store import BUNDLED
+from pad_gui.worker import Worker
 
 POLL_MS = 100
-
-
-class BatchWorker(QThread):
-    """Runs one ``convert_folder`` call; its events are taken with :meth:`take`."""
-
-    def __init__(self, options: dict, parent=None):
-        super().__init__(parent)
-        self.options = options
-        self.cancel_requested = threading.Event()
-        self.events: queue.SimpleQueue = queue.SimpleQueue()  # BatchProgress, then the end
-
-    def run(self) -> None:
-        try:
-            report = convert_folder(**self.options, progress=self.events.put,
-                                    cancel=self.cancel_requested.is_set)
-        except (PadError, OSError) as err:
-            self.events.put(("error", str(err)))
-        except Exception as err:  # noqa: BLE001 - shown in the dialog, not lost in a thread
-            self.events.put(("error", f"{type(err).__name__}: {err}"))
-        else:
-            self.events.put(("done", report))
-
-    def take(self) -> list[object]:
-        """Every event posted so far (call from the UI thread)."""
-        out = []
-        while True:
-            try:
-                out.append(self.events.get_nowait())
-            except queue.Empty:
-                return out
 
 
 class BatchDialog(QDialog):
     """Input folder, output folder, model and options; Start, progress, Cancel, results."""
 
     def __init__(self, parent: QWidget | None = None,
-                 default_model_path: str | Path | None = None):
+                 default_model_path: str | Path | None = None,
+                 models: ModelVersions | None = None):
         super().__init__(parent)
+        self.models = models
+        self._model_folder: tempfile.TemporaryDirectory | None = None
         self.setWindowTitle("Batch convert folder")
         self.resize(760, 560)
-        self.worker: BatchWorker | None = None
+        self.worker: Worker | None = None
         self.report: BatchReport | None = None
         self.error = ""
 
@@ -92,10 +66,15 @@ class BatchDialog(QDialog):
                                          "or .conllu files (searched recursively)", folder=True)
         self.output_edit = self._path_row(form, "Output folder:", "Penn trees go here, in the "
                                           "same subfolders", folder=True)
-        self.model_edit = self._path_row(form, "Model:", "the bundled English model",
-                                         folder=False)
+        self.model_edit = self._path_row(form, "Model:", "per file, as the app: the bundled "
+                                         "model that fits it, else rule-based", folder=False)
         if default_model_path is not None:
             self.model_edit.setText(str(default_model_path))
+        self.project_check = QCheckBox("The project's version in use instead")
+        self.project_check.setToolTip("Convert with the model version decoding in the open "
+                                      "project (Model > Model Versions)")
+        self.project_check.setEnabled(models is not None)
+        form.addRow("", self.project_check)
         self.kbest_spin = QSpinBox()
         self.kbest_spin.setRange(0, 1000)
         self.kbest_spin.setSpecialValueText("best tree only")
@@ -117,7 +96,8 @@ class BatchDialog(QDialog):
         self.status_label = QLabel("Choose the folders, then Start.")
         self.status_label.setWordWrap(True)
         self.results = QTreeWidget()
-        self.results.setHeaderLabels(["File", "Status", "Sentences", "Converted", "Skipped"])
+        self.results.setHeaderLabels(["File", "Status", "Sentences", "Converted", "Skipped",
+                                      "Model"])
         self.results.setColumnWidth(0, 300)
         self.report_label = QLabel()
         self.report_label.setWordWrap(True)
@@ -132,9 +112,6 @@ class BatchDialog(QDialog):
         layout.addWidget(self.results, 1)
         layout.addWidget(self.report_label)
         layout.addWidget(buttons)
-        self._poll = QTimer(self)
-        self._poll.setInterval(POLL_MS)
-        self._poll.timeout.connect(self._take_events)
 
     def _path_row(self, form: QFormLayout, label: str, hint: str, folder: bool) -> QLineEdit:
         edit = QLineEdit()
@@ -173,68 +150,82 @@ class BatchDialog(QDialog):
         self.results.clear()
         self.report_label.clear()
         self.progress_bar.setValue(0)
+        try:
+            model_path = self._project_model() if self.project_check.isChecked() else \
+                self.model_edit.text().strip() or None
+        except (OSError, KeyError, PadError) as e:
+            self.status_label.setText(f"Not converted: the project's model: {e}")
+            return
         self.status_label.setText("Starting (loading the model)…")
-        options = {"in_dir": src, "out_dir": dst,
-                   "model_path": self.model_edit.text().strip() or None,
+        options = {"in_dir": src, "out_dir": dst, "model_path": model_path,
                    "jobs": self.jobs_spin.value(), "kbest": self.kbest_spin.value(),
                    "prune": self.prune_check.isChecked()}
-        self.worker = BatchWorker(options, self)
+        self.worker = Worker(lambda w: convert_folder(**options, progress=w.report,
+                                                       cancel=w.is_cancelled), "pad-batch")
+        self.worker.yielded.connect(self._progress)
+        self.worker.returned.connect(self._done)
+        self.worker.errored.connect(self._failed)
+        self.worker.finished.connect(self._ended)
         self._set_running(True)
-        self.worker.start()
-        self._poll.start()
+        ui_thread.start(self.worker, self, POLL_MS)
+
+    def _project_model(self) -> str | None:
+        """The model file of the project's version in use (a retrained one is written to a
+        temporary file the workers read); None when version 0 chooses per file."""
+        m = self.models
+        if m.active == BUNDLED:
+            return str(m.startup_path) if m.startup_path is not None else None
+        if self._model_folder is None:
+            self._model_folder = tempfile.TemporaryDirectory(prefix="pad-batch-")
+        path = Path(self._model_folder.name) / f"version-{m.active}.padmodel"
+        path.write_bytes(m.store.version_bytes(m.active))
+        return str(path)
 
     def cancel(self) -> None:
         """Stop after the current sentence; finished files stay, partial ones are removed."""
         if self.worker is not None:
-            self.worker.cancel_requested.set()
+            self.worker.cancel()
             self.cancel_button.setEnabled(False)
             self.status_label.setText("Cancelling…")
 
     def _set_running(self, running: bool) -> None:
         for w in (self.start_button, self.input_edit, self.output_edit, self.model_edit,
-                  self.kbest_spin, self.prune_check, self.jobs_spin):
+                  self.kbest_spin, self.prune_check, self.jobs_spin, self.project_check):
             w.setEnabled(not running)
         self.cancel_button.setEnabled(running)
 
-    def _take_events(self) -> None:
-        if self.worker is None:
-            return
-        last: BatchProgress | None = None
-        for event in self.worker.take():
-            if isinstance(event, BatchProgress):
-                last = event
-                if event.file is not None:
-                    self._add_file(event.file)
-            else:
-                self._finish(*event)
-                return
-        if last is not None and not self.worker.cancel_requested.is_set():
-            self.progress_bar.setValue(round(1000 * last.fraction))
-            left = (f", {_duration(last.seconds_left)} left"
-                    if last.seconds_left is not None else "")
+    def _progress(self, event: BatchProgress) -> None:
+        if event.file is not None:
+            self._add_file(event.file)
+        if not self.worker.cancelled:
+            self.progress_bar.setValue(round(1000 * event.fraction))
+            left = (f", {_duration(event.seconds_left)} left"
+                    if event.seconds_left is not None else "")
             self.status_label.setText(
-                f"{last.files_done} of {last.files_total} files, {last.sentences_done:,} "
-                f"sentences, {last.sentences_per_second:,.0f} sentences/s{left}")
+                f"{event.files_done} of {event.files_total} files, {event.sentences_done:,} "
+                f"sentences, {event.sentences_per_second:,.0f} sentences/s{left}")
 
     def _add_file(self, f: FileResult) -> None:
         item = QTreeWidgetItem([f.input, f.status if not f.error else f"{f.status}: {f.error}",
-                                str(f.sentences), str(f.converted), str(len(f.skipped))])
+                                str(f.sentences), str(f.converted), str(len(f.skipped)),
+                                f.model.split(" (")[0]])
+        item.setToolTip(5, f.model)
         self.results.addTopLevelItem(item)  # before its children: spanning needs the tree
         for s in f.skipped:
             child = QTreeWidgetItem(item, [f"{s.file}:{s.line}: {s.reason}"])
             child.setFirstColumnSpanned(True)
             child.setToolTip(0, child.text(0))
 
-    def _finish(self, kind: str, payload) -> None:
-        self._poll.stop()
-        self.worker.wait()
+    def _ended(self) -> None:
         self.worker = None
         self._set_running(False)
-        if kind == "error":
-            self.error = payload
-            self.status_label.setText(f"Not converted: {payload}")
-            return
-        report: BatchReport = payload
+
+    def _failed(self, error: Exception) -> None:
+        self.error = str(error) if isinstance(error, (PadError, OSError)) else \
+            f"{type(error).__name__}: {error}"
+        self.status_label.setText(f"Not converted: {self.error}")
+
+    def _done(self, report: BatchReport) -> None:
         self.report = report
         shown = {self.results.topLevelItem(i).text(0)
                  for i in range(self.results.topLevelItemCount())}
@@ -256,8 +247,7 @@ class BatchDialog(QDialog):
         """Closing while running cancels first, so no worker outlives the dialog."""
         if self.worker is not None:
             self.cancel()
-            self.worker.wait()
-            self._take_events()
+            self.worker.stop()
         super().reject()
 
 
@@ -271,21 +261,12 @@ def _duration(seconds: float) -> str:
     return f"{minutes // 60} h {minutes % 60:02d} min"
 
 
-def add_batch_action(menu, window: QWidget, model_path: str | Path | None = None) -> QAction:
-    """Add "Batch convert folder…" to ``menu``; it opens one non-modal dialog per window."""
-    action = QAction("&Batch Convert Folder…", window)
-    action.setStatusTip("Convert every CoNLL file under a folder into Penn trees")
-
-    dialogs: list[BatchDialog] = []
-
-    def open_dialog() -> None:
-        if not dialogs:
-            dialogs.append(BatchDialog(window, model_path))
-        dialog = dialogs[0]
-        dialog.show()
-        dialog.raise_()
-        dialog.activateWindow()
-
-    action.triggered.connect(open_dialog)
-    menu.addAction(action)
-    return action
+def show_batch_dialog(window: QWidget, model_path: str | Path | None = None,
+                      models: ModelVersions | None = None) -> BatchDialog:
+    """File > Batch Convert Folder: the window's one batch dialog, in front of it
+    (``models``: the window's project versions, offered instead of the per-file choice)."""
+    dialog = window.findChild(BatchDialog)
+    if dialog is None:
+        dialog = BatchDialog(window, model_path, models)
+    bring_to_front(dialog)
+    return dialog

@@ -5,10 +5,12 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
+    QAbstractItemView,
     QComboBox,
     QCompleter,
     QDialog,
     QDialogButtonBox,
+    QFileDialog,
     QFormLayout,
     QLabel,
     QLineEdit,
@@ -16,12 +18,21 @@ from PySide6.QtWidgets import (
     QTableWidget,
     QTableWidgetItem,
     QVBoxLayout,
+    QWidget,
 )
 
 from pad_gui.session import EDIT_KINDS, Session
 
 REFERENCE = ("For comparison: annotators of the Annotate tool accepted about 70% of its "
              "suggestions at about 1,300 tokens an hour.")
+
+
+def bring_to_front(dialog: QWidget) -> None:
+    """Show a window's dialog in front of it and give it the keyboard (a dialog parented to
+    the main window stays above it; raising and activating brings back one already open)."""
+    dialog.show()
+    dialog.raise_()
+    dialog.activateWindow()
 
 
 def job_buttons(dialog) -> tuple[QDialogButtonBox, QPushButton, QPushButton, QPushButton]:
@@ -105,3 +116,60 @@ class EffortDialog(QDialog):
         buttons = QDialogButtonBox(QDialogButtonBox.Close)
         buttons.rejected.connect(self.reject)
         layout.addWidget(buttons)
+
+
+def table_layout(dialog: QDialog, headers: tuple[str, ...], note: str,
+                 actions: list[tuple[str, object]]) -> tuple[QTableWidget, QLabel, list]:
+    """Lay ``dialog`` out as a table of whole-row choices, a note under it and a row of
+    buttons (``actions``: text and slot, then Close); returns the table, note and buttons."""
+    table = QTableWidget(0, len(headers))
+    table.setHorizontalHeaderLabels(headers)
+    table.verticalHeader().hide()
+    table.setSelectionBehavior(QAbstractItemView.SelectRows)
+    table.setSelectionMode(QAbstractItemView.SingleSelection)
+    table.setEditTriggers(QAbstractItemView.NoEditTriggers)
+    label = QLabel(note)
+    label.setWordWrap(True)
+    box = QDialogButtonBox()
+    buttons = []
+    for text, slot in actions:
+        button = box.addButton(text, QDialogButtonBox.ActionRole)
+        button.clicked.connect(slot)
+        buttons.append(button)
+    box.addButton(QDialogButtonBox.Close).clicked.connect(dialog.reject)
+    layout = QVBoxLayout(dialog)
+    layout.addWidget(table, 1)
+    layout.addWidget(label)
+    layout.addWidget(box)
+    return table, label, buttons
+
+
+AUTO = "Detect (UTF-8, else named in the status bar)"
+ENCODINGS = (AUTO, "utf-8", "cp1252", "latin-1", "cp1250", "iso-8859-2", "cp1251", "koi8-r",
+             "gb18030", "big5", "shift_jis", "euc-kr")
+
+
+class OpenDialog(QFileDialog):
+    """File > Open: a treebank or text file, and how its bytes are decoded.
+
+    Qt's own (not the platform's) file dialog, so that an Encoding box can sit under the file
+    type; any codec name Python knows may be typed into it."""
+
+    def __init__(self, parent: QWidget | None, start: str):
+        super().__init__(parent, "Open treebank or text", start,
+                         "CoNLL and text files (*.conllu *.conll *.conllx *.txt);;All files (*)")
+        self.setOption(QFileDialog.DontUseNativeDialog, True)
+        self.setFileMode(QFileDialog.ExistingFile)
+        self.encoding_box = QComboBox(self)
+        self.encoding_box.setEditable(True)
+        self.encoding_box.addItems(ENCODINGS)
+        self.encoding_box.setObjectName("encoding")
+        grid = self.layout()
+        row = grid.rowCount()
+        grid.addWidget(QLabel("Encoding:", self), row, 0)
+        grid.addWidget(self.encoding_box, row, 1)
+
+    def encoding(self) -> str | None:
+        """The chosen encoding, None to detect."""
+        text = self.encoding_box.currentText().strip()
+        return None if not text or text == AUTO else text

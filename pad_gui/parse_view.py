@@ -3,7 +3,13 @@ both on the same word columns so each word lines up with its tag, its phrases an
 
 Phrases sit straight above their head word (head chains are vertical lines), rows are by
 height so all tags share one row. Hovering or selecting a phrase lights up its head word and
-the arcs inside it; dragging from a word to another word asks to re-attach it there.
+the arcs inside it; dragging from a word to another word asks to re-attach it there, and so
+does the keyboard (pick the word, A, arrows to the new head, Enter).
+
+One colour, one meaning (:data:`LEGEND`): amber phrases are where the picked candidate
+differs from candidate 1, violet is the annotator's own change (an edited phrase, a
+re-attached arc, the head being chosen), dashed teal arcs were lifted to make the d-parse
+projective, blue is the selection, yellow its head word.
 """
 
 from __future__ import annotations
@@ -31,8 +37,7 @@ from PySide6.QtWidgets import (
     QGraphicsView,
 )
 
-from pad_engine.edits import Path, phrases
-from pad_engine.lextree import LexNode
+from pad_engine.api import LexNode, edits
 
 ROW = 40.0  # vertical distance between tree rows
 LEVEL = 17.0  # extra depth per nesting level of arcs
@@ -42,20 +47,30 @@ MARGIN = 16.0
 INK = QColor("#222222")
 MUTED = QColor("#8a8a8a")
 ARC = QColor("#5b6770")
-CHANGED_ARC = QColor("#c2185b")
-LIFTED_ARC = QColor("#e65100")
+CHANGED_ARC = QColor("#7b1fa2")  # violet: your change (with EDITED and TARGET)
+LIFTED_ARC = QColor("#00838f")
 HILITE = QColor("#1565c0")
 HEAD_WORD = QColor("#fff176")
-DIFF = QColor("#ffcc80")
+DIFF = QColor("#ffcc80")  # amber: not in candidate 1
+EDITED = QColor("#d1c4e9")
+TARGET = QColor("#e1bee7")
 NODE_FILL = QColor("#eef3f8")
 TAG_FILL = QColor("#f4f4f4")
 SELECT = QColor("#1e88e5")
+LEGEND = (
+    (DIFF, "phrase not in candidate 1"),
+    (EDITED, "your edit"),
+    (CHANGED_ARC, "arc you re-attached"),
+    (LIFTED_ARC, "lifted arc (dashed: non-projective)"),
+    (HEAD_WORD, "head word of the selection"),
+)
+LEGIBLE_PT = 7.0  # the smallest size fitting to the width may shrink phrase labels to
 
 
 class NodeItem(QGraphicsItem):
     """One node of the c-parse (a phrase or a preterminal); selectable, hoverable."""
 
-    def __init__(self, node: LexNode, path: Path, font: QFont, fill: QColor):
+    def __init__(self, node: LexNode, path: edits.Path, font: QFont, fill: QColor):
         super().__init__()
         self.node = node
         self.path = path
@@ -70,8 +85,9 @@ class NodeItem(QGraphicsItem):
         self.setFlag(QGraphicsItem.ItemIsSelectable)
         self.setAcceptHoverEvents(True)
         self.setZValue(2)
+        why = {DIFF.name(): "; not in candidate 1", EDITED.name(): "; your edit"}
         self.setToolTip(f"{node.label}: words {self.span[0] + 1}-{self.span[1] + 1}, "
-                        f"head word {self.head_word + 1}")
+                        f"head word {self.head_word + 1}{why.get(fill.name(), '')}")
 
     def boundingRect(self) -> QRectF:
         return self.rect.adjusted(-2, -2, 2, 2)
@@ -104,6 +120,7 @@ class WordItem(QGraphicsItem):
         h = QFontMetricsF(font).height() + 6
         self.rect = QRectF(-width / 2, -h / 2, width, h)
         self.lit = False
+        self.target = False  # the head being chosen by keyboard re-attachment
         self.setZValue(2)
         self.setToolTip(f"word {index}: drag onto another word to make that word its head")
         self.setCursor(Qt.OpenHandCursor)
@@ -112,7 +129,11 @@ class WordItem(QGraphicsItem):
         return self.rect
 
     def paint(self, painter: QPainter, option, widget=None) -> None:
-        if self.lit:
+        if self.target:
+            painter.fillRect(self.rect, TARGET)
+            painter.setPen(QPen(CHANGED_ARC, 1.5))
+            painter.drawRect(self.rect.adjusted(1, 1, -1, -1))
+        elif self.lit:
             painter.fillRect(self.rect, HEAD_WORD)
         painter.setPen(INK)
         painter.setFont(self.font)
@@ -170,25 +191,34 @@ class ParseScene(QGraphicsScene):
         self.words: list[WordItem] = []
         self.arcs: list[ArcItem] = []
         self.x: list[float] = []
+        self.heads: list[int] = []
         self.lifted: dict[int, int] = {}
+        self.attach: tuple[int, int] | None = None  # keyboard re-attachment: word, new head
+        self._attach_line: QGraphicsLineItem | None = None
 
     def show_sentence(self, forms: list[str], tags: list[str], heads: list[int],
                       rels: list[str], tree: LexNode | None,
                       diff: Counter[tuple[str, int, int]], changed: set[int],
-                      lifted: dict[int, int] | None = None) -> None:
-        """Redraw everything: ``diff`` counts the brackets to mark as differing from the
-        first candidate (the upper ones of a unary chain first), ``changed`` lists the
-        dependents whose arcs differ from the file, ``lifted`` maps the dependents of
-        non-projective arcs to the heads the tree gives them (drawn dashed)."""
+                      lifted: dict[int, int] | None = None,
+                      edited: Counter[tuple[str, int, int]] | None = None) -> None:
+        """Redraw everything: ``diff`` counts the brackets to mark as not in the first
+        candidate and ``edited`` those the annotator's edits made (the upper ones of a
+        unary chain first), ``changed`` lists the dependents whose arcs differ from the
+        file, ``lifted`` maps the dependents of non-projective arcs to the heads the tree
+        gives them (drawn dashed)."""
         self.lifted = lifted or {}
+        if len(heads) != len(self.heads):
+            self.attach = None  # another sentence
+        self.heads = list(heads)
         self.nodes, self.words, self.arcs = [], [], []  # first: clear() may call hover()
+        self._attach_line = None
         self.clear()
         n = len(forms)
         wm, sm, tm = (QFontMetricsF(f) for f in (self.word_font, self.small, self.font))
         widths = [max(wm.horizontalAdvance(forms[i]), tm.horizontalAdvance(tags[i]) + 10, 24)
                   for i in range(n)]
         if tree is not None:
-            for _, node in phrases(tree):
+            for _, node in edits.phrases(tree):
                 i = node.head_word()
                 widths[i] = max(widths[i], tm.horizontalAdvance(node.label) + 12)
         self.x = []
@@ -200,7 +230,7 @@ class ParseScene(QGraphicsScene):
         y_tags = MARGIN + 14 + (height - 1) * ROW
         y_words = y_tags + 30
         if tree is not None:
-            self._draw_tree(tree, y_tags, Counter(diff))
+            self._draw_tree(tree, y_tags, Counter(diff), Counter(edited or {}))
         else:
             for i, tag in enumerate(tags):
                 item = NodeItem(LexNode(tag, [], 0, i), (), self.font, TAG_FILL)
@@ -214,23 +244,30 @@ class ParseScene(QGraphicsScene):
             self.words.append(word)
         self._draw_arcs(heads, rels, y_words + wm.height() / 2 + 5, changed, sm)
         self.setSceneRect(self.itemsBoundingRect().adjusted(-MARGIN, -MARGIN, MARGIN, MARGIN))
+        if self.attach is not None:
+            self.set_attach(*self.attach)
 
-    def _draw_tree(self, tree: LexNode, y_tags: float, diff: Counter) -> None:
+    def _draw_tree(self, tree: LexNode, y_tags: float, diff: Counter, edited: Counter
+                   ) -> None:
         """Each phrase above its head word; org-chart edges (a bar under the phrase, a drop
         to each child) never cross: a child is the top node of its own column."""
         edge_head = QPen(INK, 1.6)
         edge = QPen(MUTED, 1.0)
 
-        def place(node: LexNode, path: Path) -> tuple[float, float]:
+        def place(node: LexNode, path: edits.Path) -> tuple[float, float]:
             if node.word >= 0:
                 x, y = self.x[node.word], y_tags
                 item = NodeItem(node, path, self.font, TAG_FILL)
             else:
                 x, y = self.x[node.head_word()], y_tags - (_height(node) - 1) * ROW
                 bracket = (node.label, *node.span())
-                marked = diff[bracket] > 0
-                diff[bracket] -= marked
-                item = NodeItem(node, path, self.font, DIFF if marked else NODE_FILL)
+                fill = NODE_FILL
+                for counts, colour in ((edited, EDITED), (diff, DIFF)):
+                    if counts[bracket] > 0:
+                        counts[bracket] -= 1
+                        fill = colour
+                        break
+                item = NodeItem(node, path, self.font, fill)
             item.setPos(x, y)
             self.addItem(item)
             self.nodes.append(item)
@@ -329,10 +366,10 @@ class ParseScene(QGraphicsScene):
     def selected_items(self) -> list[NodeItem]:
         return [i for i in self.selectedItems() if isinstance(i, NodeItem)]
 
-    def selected_paths(self) -> list[Path]:
+    def selected_paths(self) -> list[edits.Path]:
         return sorted(i.path for i in self.selected_items())
 
-    def select_path(self, path: Path) -> None:
+    def select_path(self, path: edits.Path) -> None:
         self.clearSelection()
         for item in self.nodes:
             if item.path == path:
@@ -365,6 +402,67 @@ class ParseScene(QGraphicsScene):
         self.views()[0].ensureVisible(by_path[target])
         return True
 
+    def select_root(self) -> bool:
+        """Select the top of the tree (the arrows then walk it); False without a tree."""
+        if not self.nodes:
+            return False
+        self.select_path(())
+        self.views()[0].ensureVisible(self.nodes[0])
+        return True
+
+    # -- re-attaching by keyboard -----------------------------------------------------
+    def start_attach(self) -> str:
+        """Start choosing a new head for the selected node's head word (the word's present
+        head first); says what to do next, or why not."""
+        items = self.selected_items()
+        if len(items) != 1:
+            return "Select one node: its head word is the word to re-attach"
+        dep = items[0].head_word + 1
+        head = self.heads[dep - 1] or (dep + 1 if dep < len(self.heads) else dep - 1)
+        if head < 1:
+            return "A one-word sentence has no other word to attach to"
+        self.set_attach(dep, head)
+        return (f"Re-attach word {dep} ({self.words[dep - 1].form}): Left/Right choose the "
+                "new head, Up its head, Enter attaches, Escape cancels")
+
+    def set_attach(self, dep: int, head: int) -> None:
+        """Show word ``dep`` about to be attached to word ``head`` (a dashed violet line)."""
+        self.attach = (dep, head)
+        for word in self.words:
+            word.target = word.index == head
+            word.update()
+        a, b = self.words[dep - 1].pos(), self.words[head - 1].pos()
+        if self._attach_line is None:
+            self._attach_line = self.addLine(0, 0, 0, 0, QPen(CHANGED_ARC, 1.5, Qt.DashLine))
+            self._attach_line.setZValue(5)
+        self._attach_line.setLine(a.x(), a.y(), b.x(), b.y())
+        self.views()[0].ensureVisible(self.words[head - 1])
+
+    def move_attach(self, key: int) -> None:
+        """Left/Right: the next word either way (not the word itself); Up: the chosen
+        word's own head."""
+        dep, head = self.attach
+        if key == Qt.Key_Up:
+            target = self.heads[head - 1] or head
+        else:
+            step = -1 if key == Qt.Key_Left else 1
+            target = head + step
+            if target == dep:
+                target += step
+        if 1 <= target <= len(self.words) and target != dep:
+            self.set_attach(dep, target)
+
+    def end_attach(self) -> tuple[int, int] | None:
+        """Stop choosing; the word and the head chosen."""
+        chosen, self.attach = self.attach, None
+        for word in self.words:
+            word.target = False
+            word.update()
+        if self._attach_line is not None:
+            self.removeItem(self._attach_line)
+            self._attach_line = None
+        return chosen
+
     def word_at(self, pos: QPointF) -> int | None:
         for item in self.items(pos):
             if isinstance(item, WordItem):
@@ -374,9 +472,13 @@ class ParseScene(QGraphicsScene):
 
 class ParseView(QGraphicsView):
     """Zoom (Ctrl+wheel, actions), pan (drag the background), word-to-word drags, and
-    arrow keys that walk the tree."""
+    keys that walk the tree or choose a word's new head.
+
+    The zoom is a mode that stays from sentence to sentence: fit each sentence to the
+    width (never below :data:`LEGIBLE_PT` labels: beyond that, scroll) or a fixed scale."""
 
     reattach_requested = Signal(int, int)  # dependent, new head (1-based)
+    message = Signal(str)
 
     def __init__(self, scene: ParseScene, parent=None):
         super().__init__(scene, parent)
@@ -384,41 +486,80 @@ class ParseView(QGraphicsView):
         self.setDragMode(QGraphicsView.ScrollHandDrag)
         self.setAlignment(Qt.AlignLeft | Qt.AlignTop)
         self.setTransformationAnchor(QGraphicsView.AnchorUnderMouse)
+        self.setFocusPolicy(Qt.StrongFocus)
+        self.fitting = True  # fit each sentence to the width, else keep ``factor``
+        self.factor = 1.0
         self._drag_from: int | None = None
         self._rubber: QGraphicsLineItem | None = None
+
+    @property
+    def smallest(self) -> float:
+        """The scale below which phrase labels and tags are no longer legible."""
+        return LEGIBLE_PT / self.scene().font.pointSizeF()
 
     def zoom(self, factor: float) -> None:
         scale = self.transform().m11() * factor
         if 0.1 <= scale <= 6:
-            self.scale(factor, factor)
+            self.set_zoom(scale)
 
-    def zoom_to_fit(self) -> None:
-        """Fit the whole sentence into the view, but never blow small sentences up."""
+    def set_zoom(self, scale: float) -> None:
+        """A fixed scale from now on (every sentence)."""
+        self.fitting, self.factor = False, scale
         self.resetTransform()
-        rect = self.scene().sceneRect()
-        if rect.width() > self.viewport().width() or rect.height() > self.viewport().height():
-            self.fitInView(rect, Qt.KeepAspectRatio)
+        self.scale(scale, scale)
 
-    def fit_width(self, smallest: float = 0.75) -> None:
-        """Show a new sentence: shrink it to the view's width, but not below ``smallest``
-        (beyond that the labels get too small to read; scroll instead)."""
+    def fit_width(self) -> None:
+        """Fit every sentence to the width from now on (this one at once)."""
+        self.fitting = True
+        self.show_new()
+
+    def reset_zoom(self) -> None:
+        self.set_zoom(1.0)
+
+    def show_new(self) -> None:
+        """A sentence was drawn anew: apply the zoom mode, start at its top left."""
         self.resetTransform()
-        width = self.scene().sceneRect().width()
-        room = self.viewport().width()
-        if width > room:
-            factor = max(smallest, room / width)
-            self.scale(factor, factor)
+        if self.fitting:
+            width = self.scene().sceneRect().width()
+            room = self.viewport().width()
+            if width > room:
+                factor = max(self.smallest, room / width)
+                self.scale(factor, factor)
+        else:
+            self.scale(self.factor, self.factor)
         self.horizontalScrollBar().setValue(0)
         self.verticalScrollBar().setValue(0)
 
-    def reset_zoom(self) -> None:
-        self.resetTransform()
+    def start_reattach(self) -> None:
+        """Edit > Re-attach Word: choose the selected node's head word's new head."""
+        self.setFocus()
+        self.message.emit(self.scene().start_attach())
 
     def keyPressEvent(self, event) -> None:
-        if event.key() in (Qt.Key_Up, Qt.Key_Down, Qt.Key_Left, Qt.Key_Right) and \
-                self.scene().step(event.key(), bool(event.modifiers() & Qt.ShiftModifier)):
+        scene, key = self.scene(), event.key()
+        if scene.attach is not None:
+            if key in (Qt.Key_Left, Qt.Key_Right, Qt.Key_Up):
+                scene.move_attach(key)
+                return
+            if key in (Qt.Key_Return, Qt.Key_Enter, Qt.Key_Escape):
+                dep, head = scene.end_attach()
+                if key == Qt.Key_Escape:
+                    self.message.emit("Re-attaching cancelled")
+                else:
+                    self.reattach_requested.emit(dep, head)
+                return
+        if key in (Qt.Key_Up, Qt.Key_Down, Qt.Key_Left, Qt.Key_Right) and \
+                scene.step(key, bool(event.modifiers() & Qt.ShiftModifier)):
             return
         super().keyPressEvent(event)
+
+    def focusOutEvent(self, event) -> None:
+        moved = event.reason() in (Qt.TabFocusReason, Qt.BacktabFocusReason,
+                                   Qt.MouseFocusReason)
+        if moved and self.scene().attach is not None:
+            self.scene().end_attach()
+            self.message.emit("Re-attaching cancelled")
+        super().focusOutEvent(event)
 
     def wheelEvent(self, event) -> None:
         if event.modifiers() & Qt.ControlModifier:

@@ -1,12 +1,23 @@
 """The sentence list: a cheap table model over the session (rows are computed on demand,
-so a treebank of thousands of sentences opens at once) and a text filter."""
+so a treebank of thousands of sentences opens at once), a text filter, and the panel that
+shows them with the Next uncorrected button."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QAbstractTableModel, QSortFilterProxyModel, Qt
-from PySide6.QtGui import QColor
+from collections.abc import Callable
 
-from pad_gui.session import CORRECTED, MACHINE, Session
+from PySide6.QtCore import QAbstractTableModel, QItemSelectionModel, QSortFilterProxyModel, Qt
+from PySide6.QtGui import QColor
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QLineEdit,
+    QPushButton,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from pad_gui.session import Session
 
 HEADERS = ("#", "Len", "Status", "Text")
 TEXT_COLUMN = 3
@@ -48,7 +59,7 @@ class SentenceModel(QAbstractTableModel):
             if col == 1:
                 return len(self.session.sentences[row])
             if col == 2:
-                return CORRECTED if self.session.is_corrected(row) else MACHINE
+                return self.session.state(row)
             return self.session.text(row)
         if role == Qt.ForegroundRole and col == 2 and self.session.is_corrected(row):
             return CORRECTED_INK
@@ -67,3 +78,58 @@ class SentenceFilter(QSortFilterProxyModel):
         super().__init__(parent)
         self.setFilterKeyColumn(TEXT_COLUMN)
         self.setFilterCaseSensitivity(Qt.CaseInsensitive)
+
+
+class SentencePanel(QWidget):
+    """Filter box, sentence table and Next uncorrected; choosing a row calls ``show(idx)``."""
+
+    def __init__(self, show: Callable[[int], None], parent: QWidget | None = None):
+        super().__init__(parent)
+        self.model = SentenceModel()
+        self.proxy = SentenceFilter(self)
+        self.proxy.setSourceModel(self.model)
+        self.filter = QLineEdit()
+        self.filter.setPlaceholderText("Filter sentences…")
+        self.filter.setClearButtonEnabled(True)
+        self.filter.textChanged.connect(self.proxy.setFilterFixedString)
+        self.table = QTableView()
+        self.table.setModel(self.proxy)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectRows)
+        self.table.setSelectionMode(QAbstractItemView.SingleSelection)
+        self.table.setEditTriggers(QAbstractItemView.NoEditTriggers)
+        self.table.verticalHeader().hide()
+        self.table.verticalHeader().setDefaultSectionSize(22)
+        self.table.horizontalHeader().setStretchLastSection(True)
+        self.table.setTabKeyNavigation(False)  # Tab goes to the next panel, not cell
+        digits = self.table.fontMetrics().horizontalAdvance("0") * 5 + 16  # "#" up to 99,999
+        for col, width in enumerate((digits, 36, 72)):
+            self.table.setColumnWidth(col, width)
+        self._show = show
+        self.table.selectionModel().currentRowChanged.connect(self._row_changed)
+        self.filter.setFocusPolicy(Qt.ClickFocus)  # Ctrl+F; Tab walks the panels
+        self.next_button = QPushButton("Next uncorrected (F8)")
+        self.next_button.setFocusPolicy(Qt.NoFocus)
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(4, 4, 4, 4)
+        lay.addWidget(self.filter)
+        lay.addWidget(self.table)
+        lay.addWidget(self.next_button)
+
+    def _row_changed(self, current, previous) -> None:
+        if current.isValid():
+            self._show(self.proxy.mapToSource(current).row())
+
+    def focus_filter(self) -> None:
+        self.filter.setFocus(Qt.ShortcutFocusReason)
+        self.filter.selectAll()
+
+    def select(self, idx: int) -> None:
+        """Make sentence ``idx`` the current row (clearing a filter that hides it)."""
+        source = self.model.index(idx, 0)
+        proxied = self.proxy.mapFromSource(source)
+        if not proxied.isValid():
+            self.filter.clear()
+            proxied = self.proxy.mapFromSource(source)
+        self.table.selectionModel().setCurrentIndex(
+            proxied, QItemSelectionModel.ClearAndSelect | QItemSelectionModel.Rows)
+        self.table.scrollTo(proxied)

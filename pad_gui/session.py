@@ -4,6 +4,10 @@ the candidates decoded so far, and the effort spent. No Qt here, so it is easy t
 A corrected sentence keeps its tree whatever model decodes later: an edited tree is stored
 as such, and a candidate accepted unchanged is kept too (``kept``), because a retrained or
 switched model would rank different candidates under the same index.
+
+The project knows a sentence by its key (``store.sentence_keys``), not its position, so
+corrections follow their sentences when the file changes; those that lost their sentence
+are listed (``detached``) and may be applied to a sentence by hand.
 """
 
 from __future__ import annotations
@@ -12,15 +16,17 @@ import dataclasses
 from dataclasses import dataclass
 from pathlib import Path
 
-from pad_engine.api import Candidate
-from pad_engine.conll import ConllResult
-from pad_engine.deptree import DepSentence
-from pad_engine.errors import PadError
-from pad_engine.lextree import LexNode, to_line
-from pad_gui.store import ProjectStore, SavedSentence
+from pad_engine.api import Candidate, ConllResult, DepSentence, LexNode, PadError, to_line
+from pad_gui.controllers.decoded import DecodedCache
+from pad_gui.store import (
+    CORRECTED,
+    MACHINE,
+    Detached,
+    ProjectStore,
+    sentence_keys,
+)
 
-MACHINE = "machine"
-CORRECTED = "corrected"
+EDITED = "edited"  # not corrected yet, but the annotator changed something
 EDIT_KINDS = ("pick", "relabel", "insert", "delete", "head", "reattach")
 IDLE_CAP = 300.0  # seconds: a longer pause on one sentence counts as a break, not work
 
@@ -66,13 +72,16 @@ class Session:
         self.skipped = result.skipped
         self.format = result.format
         self.store = store
-        self.cache: dict[tuple[int, int, tuple[int, ...]], Decoded] = {}
+        self.cache = DecodedCache()  # decode key -> candidates (packed) or the error
         self._words = [" ".join(s.forms) for s in self.sentences]
+        self.keys = sentence_keys([s.sent_id for s in self.sentences], self._words)
+        self._index = {k: i for i, k in enumerate(self.keys)}
         self.views: dict[int, View] = {}
         self.status: dict[int, str] = {}
         self.seconds: dict[int, float] = {}
         self.kept: dict[int, LexNode] = {}
-        for idx, saved in store.load(self._words).items():
+        saved_rows = store.load(self.keys, self._words, [len(s) for s in self.sentences])
+        for idx, saved in saved_rows.items():
             heads = tuple(saved.heads) if saved.heads else tuple(self.sentences[idx].heads)
             self.views[idx] = View(heads, saved.chosen, saved.tree)
             self.status[idx] = saved.status
@@ -101,6 +110,11 @@ class Session:
     def decoded(self, idx: int, view: View | None = None) -> Decoded | None:
         return self.cache.get(self.key(idx, view))
 
+    def scores(self, idx: int) -> list[float] | None:
+        """The scores of the sentence's candidates under its current d-parse, best first
+        (None until decoded, or when it could not be), without rebuilding their trees."""
+        return self.cache.scores(self.key(idx))
+
     def shown_tree(self, idx: int, view: View | None = None) -> LexNode | None:
         """The tree on screen: the edited one, else the tree a corrected sentence was
         accepted with, else the picked candidate (None if not decoded yet or not
@@ -121,6 +135,18 @@ class Session:
     def is_corrected(self, idx: int) -> bool:
         return self.status.get(idx) == CORRECTED
 
+    def state(self, idx: int) -> str:
+        """MACHINE, EDITED (changed but not marked corrected) or CORRECTED."""
+        if self.is_corrected(idx):
+            return CORRECTED
+        view = self.view(idx)
+        return EDITED if view.tree is not None or view.chosen or self.arcs_changed(idx) \
+            else MACHINE
+
+    @property
+    def read_only(self) -> bool:
+        return self.store.read_only
+
     def arcs_changed(self, idx: int) -> bool:
         return list(self.view(idx).heads) != self.sentences[idx].heads
 
@@ -128,12 +154,13 @@ class Session:
     def set_view(self, idx: int, view: View) -> None:
         self.views[idx] = view
         self._keep(idx)
-        self._save(idx)
+        self.store.save_view(self.keys[idx], idx, self._words[idx], view.chosen,
+                             list(view.heads), view.tree, self.kept.get(idx), self._penn(idx))
 
     def set_status(self, idx: int, status: str) -> None:
         self.status[idx] = status
         self._keep(idx)
-        self._save(idx)
+        self._save_status(idx)
 
     def _keep(self, idx: int) -> None:
         """Remember the candidate a corrected sentence shows (an edited tree is kept as is)."""
@@ -151,11 +178,12 @@ class Session:
             if status == CORRECTED and idx not in self.kept and self.view(idx).tree is None:
                 self._keep(idx)  # corrected before its candidates arrived, or an older project
                 if idx in self.kept:
-                    self._save(idx)
-        old, self.cache = self.cache, {}
-        for (_, idx, heads), found in old.items():
+                    self._save_status(idx)
+        old, self.cache = self.cache, DecodedCache()
+        for key in list(old):  # only the corrected ones are unpacked
+            _, idx, heads = key
             if self.is_corrected(idx):
-                self.cache[serial, idx, heads] = found
+                self.cache[serial, idx, heads] = old[key]
         self.serial = serial
 
     def corrected_trees(self) -> list[tuple[LexNode, list[str], list[str]]]:
@@ -178,23 +206,52 @@ class Session:
 
     def add_time(self, idx: int, seconds: float) -> None:
         """Count time spent on a sentence (a long idle stretch counts as IDLE_CAP)."""
-        self.seconds[idx] = self.seconds.get(idx, 0.0) + min(seconds, IDLE_CAP)
-        self._save(idx)
+        seconds = min(seconds, IDLE_CAP)
+        self.seconds[idx] = self.seconds.get(idx, 0.0) + seconds
+        self.store.add_seconds(self.keys[idx], idx, self._words[idx], seconds)
 
     def log(self, idx: int, kind: str) -> None:
-        self.store.log(idx, kind)
+        self.store.log(self.keys[idx], idx, kind)
 
-    def _save(self, idx: int) -> None:
-        view = self.view(idx)
-        tree = self.shown_tree(idx, view)
-        penn = to_line(tree, self.sentences[idx].forms) if tree is not None else None
-        saved = SavedSentence(self.status.get(idx, MACHINE), view.chosen, list(view.heads),
-                              view.tree, self.seconds.get(idx, 0.0), self.kept.get(idx))
-        self.store.save(idx, self._words[idx], saved, penn)
+    def _penn(self, idx: int) -> str | None:
+        tree = self.shown_tree(idx)
+        return to_line(tree, self.sentences[idx].forms) if tree is not None else None
+
+    def _save_status(self, idx: int) -> None:
+        self.store.save_status(self.keys[idx], idx, self._words[idx],
+                               self.status.get(idx, MACHINE), self.kept.get(idx),
+                               self._penn(idx))
+
+    # -- corrections that lost their sentence -----------------------------------------------
+    def detached(self) -> list[Detached]:
+        """The kept-aside rows that hold a correction."""
+        return [d for d in self.store.detached() if d.has_work]
+
+    def apply_detached(self, item: Detached, idx: int) -> str | None:
+        """Give sentence ``idx`` the detached correction (the row stays, marked applied);
+        why not, when its tree or arcs do not fit that sentence."""
+        saved = item.saved
+        if saved is None:
+            return "it cannot be read"
+        n = len(self.sentences[idx])
+        if saved.heads is not None and len(saved.heads) != n or saved.tree is not None and \
+                len(saved.tree.preterminals()) != n:
+            return f"it has {len(item.words.split())} words, sentence {idx + 1} has {n}"
+        heads = tuple(saved.heads) if saved.heads else tuple(self.sentences[idx].heads)
+        view = self.views[idx] = View(heads, saved.chosen, saved.tree)
+        self.status[idx] = saved.status
+        self.kept.pop(idx, None)
+        if saved.kept is not None and saved.tree is None and saved.status == CORRECTED:
+            self.kept[idx] = saved.kept  # the tree it was accepted with, as accepted
+        self.store.save_view(self.keys[idx], idx, self._words[idx], view.chosen,
+                             list(heads), view.tree, self.kept.get(idx), self._penn(idx))
+        self._save_status(idx)
+        self.store.mark_applied(item.id, self.keys[idx])
+        return None
 
     # -- effort ---------------------------------------------------------------------------
     def summary(self) -> Summary:
-        counts = self.store.action_counts()
+        counts = self._counts()
         done = [i for i, s in self.status.items() if s == CORRECTED]
         actions = dict.fromkeys(EDIT_KINDS, 0)
         as_proposed = 0
@@ -210,7 +267,12 @@ class Session:
 
     def effort_rows(self) -> list[tuple[int, int, str, float, dict[str, int]]]:
         """Per touched sentence: index, length, status, seconds, action counts."""
-        counts = self.store.action_counts()
+        counts = self._counts()
         touched = sorted(set(self.status) | set(self.seconds) | set(counts))
         return [(i, len(self.sentences[i]), self.status.get(i, MACHINE),
                  self.seconds.get(i, 0.0), counts.get(i, {})) for i in touched]
+
+    def _counts(self) -> dict[int, dict[str, int]]:
+        """Logged actions per sentence index (those of sentences no longer here left out)."""
+        return {self._index[k]: c for k, c in self.store.action_counts().items()
+                if k in self._index}

@@ -1,29 +1,40 @@
 """The annotation project: one SQLite file per treebank, written as the annotator works.
 
 Every confirmed action (an edit, a pick, a status change) is committed at once, so killing
-the app loses nothing that was confirmed. A row is keyed by the sentence's index in the
-treebank and remembers the sentence's words, so a project never applies a correction to a
-different sentence if the treebank file changed under it.
+the app loses nothing that was confirmed. A row belongs to a sentence by what the sentence
+is, not where it is: its ``sent_id`` where the file has one, else its words, with the
+position only telling equal texts apart (:func:`sentence_keys`). A row whose sentence is no
+longer in the file, or whose words changed, is moved to the ``detached`` table: kept,
+listed for the annotator, never overwritten. A row that cannot be read (wrong types,
+impossible trees) is moved there too, so that it is never half-overwritten.
+
+Every write touches only its own columns (time booked adds to ``seconds``, a status change
+writes the status): a write never carries stale state of another column back. A write the
+database refuses (locked by another program) is kept in memory, reported once, and retried
+before the next one.
 
 The project also keeps every model retrained on its corrected sentences (the model file's
-bytes, how it was trained, its cross-validated F1), so the annotator can go back to an
-earlier one; version 0 is the model the app started with and is not stored.
+bytes, how it was trained, its cross-validated F1 beside the F1 of the model it was
+compared with on the same folds), so the annotator can go back to an earlier one; version 0
+is the model the app started with and is not stored.
 """
 
 from __future__ import annotations
 
 import json
+import math
 import sqlite3
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from pad_engine.lextree import LexNode
+from pad_engine.api import LexNode
 
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+SENTENCE_TABLE = """
 CREATE TABLE IF NOT EXISTS sentence (
-    idx INTEGER PRIMARY KEY,
+    key TEXT PRIMARY KEY,
+    idx INTEGER,
     words TEXT NOT NULL,
     status TEXT NOT NULL DEFAULT 'machine',
     chosen INTEGER NOT NULL DEFAULT 0,
@@ -33,13 +44,23 @@ CREATE TABLE IF NOT EXISTS sentence (
     seconds REAL NOT NULL DEFAULT 0,
     kept TEXT
 );
+"""
+SCHEMA = SENTENCE_TABLE + """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS detached (
+    id INTEGER PRIMARY KEY,
+    key, idx, words, status, chosen, heads, tree, penn, seconds, kept,
+    why TEXT NOT NULL,
+    at REAL NOT NULL,
+    applied TEXT
+);
 CREATE TABLE IF NOT EXISTS event (
     id INTEGER PRIMARY KEY,
-    idx INTEGER NOT NULL,
+    idx INTEGER NOT NULL DEFAULT -1,
     kind TEXT NOT NULL,
-    at REAL NOT NULL
+    at REAL NOT NULL,
+    key TEXT
 );
-CREATE INDEX IF NOT EXISTS event_idx ON event (idx);
 CREATE TABLE IF NOT EXISTS model_version (
     id INTEGER PRIMARY KEY,
     created REAL NOT NULL,
@@ -49,30 +70,113 @@ CREATE TABLE IF NOT EXISTS model_version (
     seconds REAL NOT NULL,
     cv_f1 REAL,
     cv_folds INTEGER,
-    model BLOB NOT NULL
+    model BLOB NOT NULL,
+    against INTEGER,
+    against_f1 REAL
 );
 """
 SCRATCH = "scratch"
 CONTINUED = "continued"
 BUNDLED = 0  # the version id of the model the app started with
+MACHINE = "machine"
+CORRECTED = "corrected"
+STATUSES = (MACHINE, CORRECTED)
 
-SCHEMA_VERSION = "1"
-
-
-def tree_to_json(node: LexNode) -> object:
-    """A compact JSON form: a word index for a preterminal's word, else [label, head, kids]."""
-    if node.word >= 0:
-        return [node.label, node.word]
-    return [node.label, node.head, [tree_to_json(c) for c in node.children]]
+SCHEMA_VERSION = "2"  # 1: rows keyed by position; 2: by sentence identity, flat trees
+ROW_COLUMNS = "key, idx, words, status, chosen, heads, tree, penn, seconds, kept"
 
 
-def tree_from_json(data: object) -> LexNode:
-    """Inverse of :func:`tree_to_json`."""
-    if not isinstance(data, list) or len(data) not in (2, 3):
-        raise ValueError(f"not a stored tree node: {data!r}")
-    if len(data) == 2:
-        return LexNode(str(data[0]), [], 0, int(data[1]))
-    return LexNode(str(data[0]), [tree_from_json(c) for c in data[2]], int(data[1]), -1)
+def sentence_keys(sent_ids: Sequence[str | None], words: Sequence[str]) -> list[str]:
+    """What identifies each sentence: ``id:SENT_ID`` where it has one, else ``w:WORDS``;
+    the second and later sentences with the same identity get ``#2``, ``#3``…"""
+    seen: dict[str, int] = {}
+    out = []
+    for sid, text in zip(sent_ids, words):
+        base = f"id:{sid}" if sid else f"w:{text}"
+        seen[base] = seen.get(base, 0) + 1
+        out.append(base if seen[base] == 1 else f"{base}#{seen[base]}")
+    return out
+
+
+# -- trees: a flat pre-order list, written and read without recursion ---------------------
+def tree_to_json(node: LexNode) -> list:
+    """A flat pre-order form: ``[label, word]`` for a preterminal, ``[label, head, kids]``
+    for a phrase. Flat, because a tree over a long sentence can be thousands of levels deep
+    and nested JSON that deep cannot be read back."""
+    out: list = []
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        out.append([n.label, n.word] if n.word >= 0 else [n.label, n.head, len(n.children)])
+        stack.extend(reversed(n.children))
+    return out
+
+
+def tree_from_json(data: object, n: int | None = None) -> LexNode:
+    """Inverse of :func:`tree_to_json` (also reads version 1's nested form); ValueError
+    unless it is a tree over words 0..n-1 in order (when ``n`` is given)."""
+    items = _flatten_nested(data) if _is_nested(data) else data
+    if not isinstance(items, list) or not items:
+        raise ValueError("not a stored tree")
+    root: LexNode | None = None
+    open_nodes: list[list] = []  # [node, children still to come]
+    for item in items:
+        node, kids = _node(item)
+        if root is None:
+            root = node
+        elif not open_nodes:
+            raise ValueError("a stored tree has nodes after its root is complete")
+        else:
+            open_nodes[-1][0].children.append(node)
+            open_nodes[-1][1] -= 1
+            if open_nodes[-1][1] == 0:
+                open_nodes.pop()
+        if kids:
+            open_nodes.append([node, kids])
+        while open_nodes and open_nodes[-1][1] == 0:
+            open_nodes.pop()
+    if open_nodes or root is None:
+        raise ValueError("a stored tree is cut short")
+    words = [p.word for p in root.preterminals()]
+    if n is not None and words != list(range(n)):
+        raise ValueError(f"a stored tree covers words {words[:8]}…, not the sentence's {n}")
+    return root
+
+
+def _node(item: object) -> tuple[LexNode, int]:
+    if not isinstance(item, list) or len(item) not in (2, 3) or not isinstance(item[0], str):
+        raise ValueError(f"not a stored tree node: {str(item)[:40]}")
+    if not all(_is_int(v) for v in item[1:]):
+        raise ValueError(f"a stored tree node has a non-integer field: {str(item)[:40]}")
+    if len(item) == 2:
+        if item[1] < 0:
+            raise ValueError(f"a word index is negative: {item[1]}")
+        return LexNode(item[0], [], 0, item[1]), 0
+    label, head, kids = item
+    if not 0 <= head < kids:
+        raise ValueError(f"a phrase has head child {head} of {kids} children")
+    return LexNode(label, [], head, -1), kids
+
+
+def _is_nested(data: object) -> bool:
+    return isinstance(data, list) and bool(data) and isinstance(data[0], str)
+
+
+def _flatten_nested(data: object) -> list:
+    """Version 1's nested ``[label, word]`` / ``[label, head, [kids]]`` as the flat form."""
+    out, stack = [], [data]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, list) and len(item) == 3 and isinstance(item[2], list):
+            out.append([item[0], item[1], len(item[2])])
+            stack.extend(reversed(item[2]))
+        else:
+            out.append(item)
+    return out
+
+
+def _is_int(v: object) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
 
 
 @dataclass
@@ -88,6 +192,26 @@ class SavedSentence:
 
 
 @dataclass(frozen=True)
+class Detached:
+    """A row kept aside: its sentence changed or left the file, or it could not be read."""
+
+    id: int
+    words: str
+    status: str
+    penn: str | None
+    why: str
+    applied: str | None  # the sentence it was applied to, if any
+    saved: SavedSentence | None  # None when unreadable
+
+    @property
+    def has_work(self) -> bool:
+        """Whether it holds a correction (not merely time spent looking)."""
+        s = self.saved
+        return s is None or s.status == CORRECTED or s.tree is not None or s.chosen != 0 \
+            or s.heads is not None
+
+
+@dataclass(frozen=True)
 class ModelVersion:
     """A model retrained in this project (its bytes are read separately, when needed)."""
 
@@ -99,86 +223,265 @@ class ModelVersion:
     seconds: float  # training time
     cv_f1: float | None  # cross-validated F1 on those sentences, None until measured
     cv_folds: int | None
+    against: int | None = None  # the version in use it was compared with
+    against_f1: float | None = None  # that version's F1 on the same held-out folds
 
 
 class ProjectStore:
-    """Reads and writes one project file."""
+    """Reads and writes one project file (see :mod:`pad_gui.controllers.project_file` to open one
+    safely). A read-only store keeps its changes to itself."""
 
-    def __init__(self, path: str | Path):
+    def __init__(self, path: str | Path, *, read_only: bool = False, timeout: float = 0.5,
+                 db: sqlite3.Connection | None = None):
         self.path = Path(path)
-        self.db = sqlite3.connect(str(self.path))
-        self.db.executescript(SCHEMA)
-        columns = {row[1] for row in self.db.execute("PRAGMA table_info(sentence)")}
-        if "kept" not in columns:  # a project written before corrected trees were kept
-            self.db.execute("ALTER TABLE sentence ADD COLUMN kept TEXT")
-        self.db.execute("INSERT OR IGNORE INTO meta VALUES ('schema', ?)", (SCHEMA_VERSION,))
-        self.db.commit()
+        self.read_only = read_only
+        self.on_problem: Callable[[str], None] = lambda message: None
+        self.unsaved: list[tuple[str, tuple]] = []  # writes refused, retried before the next
+        self.release: Callable[[], None] = lambda: None  # lets go of the writer's lock
+        if db is None:
+            uri = f"file:{self.path}?mode=ro" if read_only else f"file:{self.path}"
+            db = sqlite3.connect(uri, uri=True, timeout=timeout, isolation_level=None)
+        self.db = db
+        if not read_only:
+            self.db.executescript(SCHEMA)
+            if self._legacy() and "kept" not in self._columns("sentence"):
+                self.db.execute("ALTER TABLE sentence ADD COLUMN kept TEXT")  # older still
+            if self._columns("event") and "key" not in self._columns("event"):
+                self.db.execute("ALTER TABLE event ADD COLUMN key TEXT")
+            for column in ("against INTEGER", "against_f1 REAL"):
+                if column.split()[0] not in self._columns("model_version"):
+                    self.db.execute(f"ALTER TABLE model_version ADD COLUMN {column}")
+            self.db.execute("INSERT OR IGNORE INTO meta VALUES ('schema', ?)",
+                            (SCHEMA_VERSION if not self._legacy() else "1",))
+
+    def _columns(self, table: str) -> set[str]:
+        return {row[1] for row in self.db.execute(f"PRAGMA table_info({table})")}
+
+    def _legacy(self) -> bool:
+        """A version 1 project: rows keyed by position (migrated by :meth:`load`)."""
+        return "key" not in self._columns("sentence")
 
     def close(self) -> None:
+        self.flush()
         self.db.close()
+        self.release()
+
+    # -- writing --------------------------------------------------------------------------
+    def _write(self, sql: str, params: tuple = ()) -> sqlite3.Cursor | None:
+        """Run one write (each statement commits by itself); a refused one waits in
+        ``unsaved`` and is retried first next time."""
+        if self.read_only:
+            return None
+        self.unsaved.append((sql, params))
+        return self.flush()
+
+    def flush(self) -> sqlite3.Cursor | None:
+        """Retry the writes the database refused; the cursor of the last one that ran."""
+        cursor = None
+        while self.unsaved and not self.read_only:
+            sql, params = self.unsaved[0]
+            try:
+                cursor = self.db.execute(sql, params)
+            except sqlite3.OperationalError as e:
+                self.on_problem(f"Project {self.path.name} cannot be written ({e}): "
+                                f"{len(self.unsaved)} changes wait and are saved as soon "
+                                "as it can be")
+                return None
+            self.unsaved.pop(0)
+        return cursor
 
     def set_meta(self, key: str, value: str) -> None:
-        self.db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, value))
-        self.db.commit()
+        self._write("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, value))
 
-    def load(self, words_of: list[str]) -> dict[int, SavedSentence]:
-        """Saved sentences whose words still match ``words_of[idx]`` (the joined forms)."""
+    def meta(self, key: str) -> str | None:
+        row = self.db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        return row[0] if row is not None and isinstance(row[0], str) else None
+
+    def _upsert(self, key: str, idx: int, words: str, columns: dict[str, object],
+                add: bool = False) -> None:
+        names = ", ".join(columns)
+        marks = ", ".join("?" for _ in columns)
+        sets = ", ".join(f"{c} = {c} + excluded.{c}" if add else f"{c} = excluded.{c}"
+                         for c in columns)
+        self._write(f"INSERT INTO sentence (key, idx, words, {names}) VALUES (?, ?, ?, {marks}) "
+                    f"ON CONFLICT(key) DO UPDATE SET idx = excluded.idx, {sets}",
+                    (key, idx, words, *columns.values()))
+
+    def save_view(self, key: str, idx: int, words: str, chosen: int, heads: list[int],
+                  tree: LexNode | None, kept: LexNode | None, penn: str | None) -> None:
+        """Write what the annotator made of a sentence (not its status or time)."""
+        self._upsert(key, idx, words, {"chosen": chosen, "heads": json.dumps(heads),
+                                       "tree": _tree_text(tree), "kept": _tree_text(kept),
+                                       "penn": penn})
+
+    def save_status(self, key: str, idx: int, words: str, status: str, kept: LexNode | None,
+                    penn: str | None) -> None:
+        """Write a sentence's status (and the tree a corrected one was accepted with)."""
+        self._upsert(key, idx, words, {"status": status, "kept": _tree_text(kept),
+                                       "penn": penn})
+
+    def add_seconds(self, key: str, idx: int, words: str, seconds: float) -> None:
+        """Add time spent on a sentence (nothing else of its row changes)."""
+        self._upsert(key, idx, words, {"seconds": seconds}, add=True)
+
+    def log(self, key: str, idx: int, kind: str) -> None:
+        """Record one annotator action in the effort log."""
+        self._write("INSERT INTO event (idx, key, kind, at) VALUES (?, ?, ?, ?)",
+                    (idx, key, kind, time.time()))
+
+    def action_counts(self) -> dict[str, dict[str, int]]:
+        """Per sentence key, how many actions of each kind were logged."""
+        out: dict[str, dict[str, int]] = {}
+        if "key" not in self._columns("event"):
+            return out  # a version 1 project opened read-only: its log is not keyed yet
+        for key, kind, count in self.db.execute(
+                "SELECT key, kind, COUNT(*) FROM event GROUP BY key, kind"):
+            if isinstance(key, str) and isinstance(kind, str):
+                out.setdefault(key, {})[kind] = count
+        return out
+
+    # -- reading: rows to their sentences ---------------------------------------------------
+    def load(self, keys: list[str], words: list[str], lengths: list[int]
+             ) -> dict[int, SavedSentence]:
+        """The saved state of each sentence (by index) whose row is found by its key and
+        still has its words; the other rows are moved to ``detached`` (a read-only store
+        only leaves them out). A version 1 project is migrated first (by its writer; a
+        reader maps its rows the same way in memory)."""
+        if self._legacy() and not self.read_only:
+            self._migrate(keys, words)
+        if self._legacy():
+            rows = [(keys[i], i, *row[1:]) for i, row in self._legacy_rows(words) if i is not None]
+        else:
+            rows = self.db.execute(f"SELECT {ROW_COLUMNS} FROM sentence").fetchall()
+        where = {k: i for i, k in enumerate(keys)}
         out: dict[int, SavedSentence] = {}
-        rows = self.db.execute(
-            "SELECT idx, words, status, chosen, heads, tree, seconds, kept FROM sentence")
-        for idx, words, status, chosen, heads, tree, seconds, kept in rows:
-            if not 0 <= idx < len(words_of) or words_of[idx] != words:
-                continue
-            out[idx] = SavedSentence(
-                status, chosen, json.loads(heads) if heads else None,
-                tree_from_json(json.loads(tree)) if tree else None, seconds,
-                tree_from_json(json.loads(kept)) if kept else None)
+        aside: list[tuple[object, str]] = []
+        for row in rows:
+            key, _, text = row[:3]
+            i = where.get(key) if isinstance(key, str) else None
+            if i is None:
+                aside.append((key, "its sentence is no longer in the file"))
+            elif text != words[i]:
+                aside.append((key, "its sentence changed in the file"))
+            else:
+                try:
+                    out[i] = _saved(row[3:], lengths[i])
+                except (ValueError, TypeError, RecursionError) as e:
+                    aside.append((key, f"unreadable: {e}"))
+        if aside and not self.read_only:
+            self._detach(aside)
         return out
 
-    def save(self, idx: int, words: str, saved: SavedSentence, penn: str | None) -> None:
-        """Write one sentence's state and commit."""
-        self.db.execute(
-            "INSERT OR REPLACE INTO sentence (idx, words, status, chosen, heads, tree, penn, "
-            "seconds, kept) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (idx, words, saved.status, saved.chosen,
-             json.dumps(saved.heads) if saved.heads is not None else None,
-             _tree_text(saved.tree), penn, saved.seconds, _tree_text(saved.kept)))
-        self.db.commit()
+    def _detach(self, rows: list[tuple[object, str]]) -> None:
+        """Move rows to ``detached`` as they are, in one transaction."""
+        try:
+            self.db.execute("BEGIN IMMEDIATE")
+            for key, why in rows:
+                self.db.execute(f"INSERT INTO detached ({ROW_COLUMNS}, why, at) SELECT "
+                                f"{ROW_COLUMNS}, ?, ? FROM sentence WHERE key IS ?",
+                                (why, time.time(), key))
+                self.db.execute("DELETE FROM sentence WHERE key IS ?", (key,))
+            self.db.execute("COMMIT")
+        except sqlite3.OperationalError as e:
+            if self.db.in_transaction:
+                self.db.execute("ROLLBACK")
+            self.on_problem(f"Project {self.path.name}: rows that no longer fit their "
+                            f"sentences could not be set aside ({e})")
 
-    def log(self, idx: int, kind: str) -> None:
-        """Record one annotator action in the effort log and commit."""
-        self.db.execute("INSERT INTO event (idx, kind, at) VALUES (?, ?, ?)",
-                        (idx, kind, time.time()))
-        self.db.commit()
-
-    def action_counts(self) -> dict[int, dict[str, int]]:
-        """Per sentence, how many actions of each kind were logged."""
-        out: dict[int, dict[str, int]] = {}
-        for idx, kind, count in self.db.execute(
-                "SELECT idx, kind, COUNT(*) FROM event GROUP BY idx, kind"):
-            out.setdefault(idx, {})[kind] = count
+    def _legacy_rows(self, words: list[str]) -> list[tuple[int | None, tuple]]:
+        """Version 1 rows (idx, words, status, chosen, heads, tree, penn, seconds, kept)
+        with the sentence each belongs to: the one at its position if that still has its
+        words, else the first other sentence with them, else None."""
+        taken: set[int] = set()
+        by_words: dict[str, list[int]] = {}
+        for i, w in enumerate(words):
+            by_words.setdefault(w, []).append(i)
+        out = []
+        kept = "kept" if "kept" in self._columns("sentence") else "NULL"
+        for row in self.db.execute("SELECT idx, words, status, chosen, heads, tree, penn, "
+                                   f"seconds, {kept} FROM sentence ORDER BY idx").fetchall():
+            idx, text = row[:2]
+            if _is_int(idx) and 0 <= idx < len(words) and words[idx] == text \
+                    and idx not in taken:
+                target = idx
+            else:
+                target = next((i for i in by_words.get(text, []) if i not in taken), None) \
+                    if isinstance(text, str) else None
+            if target is not None:
+                taken.add(target)
+            out.append((target, row))
         return out
+
+    def _migrate(self, keys: list[str], words: list[str]) -> None:
+        """Rewrite a version 1 project by sentence identity, in one transaction; rows whose
+        sentence is gone are detached. The old table stays, renamed ``sentence_v1``."""
+        mapped = self._legacy_rows(words)
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            self.db.execute("ALTER TABLE sentence RENAME TO sentence_v1")
+            self.db.execute(SENTENCE_TABLE)
+            for target, (idx, text, *rest) in mapped:
+                if target is None:
+                    self.db.execute(f"INSERT INTO detached ({ROW_COLUMNS}, why, at) VALUES "
+                                    "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                                    (f"v1:{idx}", idx, text, *rest,
+                                     "its sentence is no longer in the file", time.time()))
+                    continue
+                self.db.execute(f"INSERT INTO sentence ({ROW_COLUMNS}) VALUES "
+                                "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                                (keys[target], target, text, *rest))
+                self.db.execute("UPDATE event SET key = ? WHERE idx = ? AND key IS NULL",
+                                (keys[target], idx))
+            self.db.execute("INSERT OR REPLACE INTO meta VALUES ('schema', ?)",
+                            (SCHEMA_VERSION,))
+            self.db.execute("COMMIT")
+        except BaseException:
+            self.db.execute("ROLLBACK")
+            raise
+
+    def detached(self) -> list[Detached]:
+        """Every row kept aside, oldest first."""
+        out = []
+        for row in self.db.execute(f"SELECT id, {ROW_COLUMNS}, why, applied FROM detached "
+                                   "ORDER BY id").fetchall():
+            rid, _, _, words, status, *rest = row[:11]
+            penn, why, applied = row[8], row[11], row[12]
+            try:
+                n = len(str(words).split())
+                saved = _saved((status, *rest), n)
+            except (ValueError, TypeError, RecursionError):
+                saved = None
+            out.append(Detached(rid, str(words), str(status), penn if isinstance(penn, str)
+                                else None, str(why), applied if isinstance(applied, str)
+                                else None, saved))
+        return out
+
+    def mark_applied(self, detached_id: int, key: str) -> None:
+        """Remember that a detached row was applied to the sentence ``key`` (it stays)."""
+        self._write("UPDATE detached SET applied = ? WHERE id = ?", (key, detached_id))
 
     # -- model versions -------------------------------------------------------------------
     def add_version(self, how: str, base: int | None, sentences: int, seconds: float,
                     model: bytes) -> int:
         """Keep a retrained model (its ``.padmodel`` bytes); returns its version id."""
-        cur = self.db.execute(
+        cur = self._write(
             "INSERT INTO model_version (created, how, base, sentences, seconds, model) "
             "VALUES (?, ?, ?, ?, ?, ?)", (time.time(), how, base, sentences, seconds, model))
-        self.db.commit()
+        if cur is None:
+            raise sqlite3.OperationalError(f"project {self.path.name} cannot be written")
         return int(cur.lastrowid)
 
-    def set_cv(self, version: int, f1: float, folds: int) -> None:
-        """Record a version's cross-validated F1."""
-        self.db.execute("UPDATE model_version SET cv_f1 = ?, cv_folds = ? WHERE id = ?",
-                        (f1, folds, version))
-        self.db.commit()
+    def set_cv(self, version: int, f1: float, folds: int, against: int | None = None,
+               against_f1: float | None = None) -> None:
+        """Record a version's cross-validated F1, and the F1 of the version it was
+        compared with on the same folds."""
+        self._write("UPDATE model_version SET cv_f1 = ?, cv_folds = ?, against = ?, "
+                    "against_f1 = ? WHERE id = ?", (f1, folds, against, against_f1, version))
 
     def versions(self) -> list[ModelVersion]:
         """Every stored version, oldest first."""
         rows = self.db.execute("SELECT id, created, how, base, sentences, seconds, cv_f1, "
-                               "cv_folds FROM model_version ORDER BY id")
+                               "cv_folds, against, against_f1 FROM model_version ORDER BY id")
         return [ModelVersion(*row) for row in rows]
 
     def version_bytes(self, version: int) -> bytes:
@@ -195,10 +498,10 @@ class ProjectStore:
 
     def chosen_version(self) -> int:
         """The version the annotator last chose (BUNDLED when none, or when it is gone)."""
-        row = self.db.execute("SELECT value FROM meta WHERE key = 'model_version'").fetchone()
-        if row is None or not row[0].isdigit():
+        value = self.meta("model_version")
+        if value is None or not value.isdigit():
             return BUNDLED
-        version = int(row[0])
+        version = int(value)
         known = self.db.execute("SELECT 1 FROM model_version WHERE id = ?",
                                 (version,)).fetchone()
         return version if known else BUNDLED
@@ -206,13 +509,43 @@ class ProjectStore:
     def choose_version(self, version: int) -> None:
         self.set_meta("model_version", str(version))
 
-    def copy_to(self, path: str | Path) -> ProjectStore:
-        """Copy the whole project to another file (Save Project As) and open the copy."""
+    def copy_to(self, path: str | Path) -> None:
+        """Copy the whole project to another file (Save Project As)."""
+        self.flush()
         target = sqlite3.connect(str(path))
         with target:
             self.db.backup(target)
         target.close()
-        return ProjectStore(path)
+
+
+def _saved(fields: Sequence[object], n: int) -> SavedSentence:
+    """A row's status, chosen, heads, tree, penn, seconds and kept, checked against a
+    sentence of ``n`` words (ValueError/TypeError naming what is wrong)."""
+    status, chosen, heads, tree, _, seconds, kept = fields
+    if status not in STATUSES:
+        raise ValueError(f"status {str(status)[:20]!r}")
+    if not _is_int(chosen) or chosen < 0:
+        raise ValueError(f"candidate {str(chosen)[:20]!r}")
+    if not isinstance(seconds, (int, float)) or not math.isfinite(seconds) or seconds < 0:
+        raise ValueError(f"seconds {str(seconds)[:20]!r}")
+    parsed = _json(heads)
+    if parsed is not None and (not isinstance(parsed, list) or len(parsed) != n or not all(
+            _is_int(h) and 0 <= h <= n for h in parsed)):
+        raise ValueError(f"heads {str(heads)[:40]!r} do not fit a sentence of {n} words")
+    return SavedSentence(status, chosen, parsed, _tree(tree, n), float(seconds), _tree(kept, n))
+
+
+def _json(text: object) -> object:
+    if text is None:
+        return None
+    if not isinstance(text, str):
+        raise TypeError(f"a {type(text).__name__} where JSON text belongs")
+    return json.loads(text)
+
+
+def _tree(text: object, n: int) -> LexNode | None:
+    data = _json(text)
+    return tree_from_json(data, n) if data is not None else None
 
 
 def _tree_text(tree: LexNode | None) -> str | None:

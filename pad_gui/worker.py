@@ -1,167 +1,96 @@
-"""The engine's thread: loads the model, decodes sentences and runs export jobs off the UI.
+"""One way to run work off the UI thread (napari's thread workers, without Qt).
 
-One thread owns the engine, so decoding never races itself, and a priority queue lets the
-sentence on screen jump ahead of background prefetching. Results go into a plain queue that
-the UI thread drains on a timer, so no Python object ever crosses threads inside Qt.
+A :class:`Worker` runs one function on its own thread. The function reports as it goes
+(``worker.report(value)``), may check ``worker.cancelled``, and returns or raises; the
+worker posts ``started``, ``yielded`` (each report), ``returned`` or ``errored``, then
+``finished`` into a plain queue. The thread that owns the worker calls :meth:`Worker.poll`
+to have those events emitted there (in the app a UI timer does, see ``ui_thread``), so a
+view's callbacks always run on the UI thread and no Python object crosses threads inside
+Qt. Without Qt, a test calls ``join`` and ``poll`` itself.
 """
 
 from __future__ import annotations
 
-import itertools
 import queue
-import time
+import threading
 import traceback
-from collections.abc import Callable, Hashable
-from pathlib import Path
+from collections.abc import Callable
+from typing import Any
 
-from PySide6.QtCore import QThread
-
-from pad_engine.api import Engine
-from pad_engine.deptree import DepSentence
-from pad_engine.errors import PadError
-from pad_engine.model import Model
-from pad_engine.rulebased import RuleBasedEngine
-
-# Priorities: lower runs first.
-SWAP = -1  # a model change goes before every decode queued after it
-NOW = 0
-SOON = 1
-BACKGROUND = 2
-
-K_BEST = 10
-DecodeKey = Hashable  # names the sentence and the d-parse it is decoded under
+from pad_gui.events import Event
 
 
-class EngineThread(QThread):
-    """Decodes ``(index, heads)`` requests and runs jobs; posts each result once.
+class Worker:
+    """Runs ``work(worker)`` once on a thread of its own."""
 
-    Results, taken with :meth:`take_results`, are ``("ready", problem or "", None)`` once
-    the model is loaded and warm, ``("decoded", key, list[Candidate] | PadError)`` and
-    ``("job", job id, result | Exception)``.
-    """
+    def __init__(self, work: Callable[[Worker], Any], name: str = "pad-worker"):
+        self.started = Event()
+        self.yielded = Event()  # each value the work reported
+        self.returned = Event()  # the work's result
+        self.errored = Event()  # the exception the work raised (its traceback dropped)
+        self.finished = Event()  # last, after returned or errored
+        self._work = work
+        self._events: queue.SimpleQueue = queue.SimpleQueue()
+        self._cancel = threading.Event()
+        self._thread = threading.Thread(target=self._run, name=name, daemon=True)
+        self._started = False
+        self._finished = False
 
-    def __init__(self, model_path: str | Path | None = None, parent=None):
-        super().__init__(parent)
-        self.model_path = model_path
-        self.engine: Engine | RuleBasedEngine | None = None
-        self._queue: queue.PriorityQueue = queue.PriorityQueue()
-        self._order = itertools.count()
-        self._done: set[DecodeKey] = set()
-        self._jobs = itertools.count(1)
-        self._results: queue.SimpleQueue = queue.SimpleQueue()
-        self._quiet_until = 0.0
+    @property
+    def running(self) -> bool:
+        """Started, and ``finished`` not yet emitted."""
+        return self._started and not self._finished
 
-    def pause_background(self, seconds: float = 0.4) -> None:
-        """Hold background decoding while the annotator is busy: a decode holds the GIL
-        (Numba), so running one in the middle of a redraw would make the UI stutter."""
-        self._quiet_until = time.monotonic() + seconds
+    @property
+    def cancelled(self) -> bool:
+        return self._cancel.is_set()
 
-    def take_results(self) -> list[tuple[str, Hashable, object]]:
-        """Every result posted so far (call from the UI thread)."""
-        out = []
-        while True:
-            try:
-                out.append(self._results.get_nowait())
-            except queue.Empty:
-                return out
+    def is_cancelled(self) -> bool:
+        """``cancelled`` as a callable, for library calls that take ``cancel=``."""
+        return self._cancel.is_set()
 
-    def request(self, key: DecodeKey, sent: DepSentence, priority: int = NOW) -> None:
-        """Queue a decode of ``sent`` (whose heads are ``key[1]``) unless already done."""
-        if key not in self._done:
-            self._queue.put((priority, next(self._order), "decode", key, sent))
+    def start(self) -> None:
+        self._started = True
+        self._thread.start()
 
-    def submit(self, fn: Callable[[Engine], object]) -> int:
-        """Run ``fn(engine)`` on this thread after the queued decodes of higher priority;
-        returns the job id that ``job_done`` will carry."""
-        job = next(self._jobs)
-        self._queue.put((SOON, next(self._order), "job", job, fn))
-        return job
-
-    def swap_model(self, load: Callable[[], Model | Engine | RuleBasedEngine]) -> int:
-        """Decode with ``load()``'s model (or engine) from now on (loaded on this thread,
-        before any decode requested later); returns the job id whose result is None or the
-        error (after an error the previous model stays)."""
-        job = next(self._jobs)
-        self._queue.put((SWAP, next(self._order), "swap", job, load))
-        return job
-
-    def drop_pending(self) -> None:
-        """Forget queued decodes (another file was opened); queued jobs still run."""
-        kept = []
-        while True:
-            try:
-                item = self._queue.get_nowait()
-            except queue.Empty:
-                break
-            if item[2] != "decode":
-                kept.append(item)
-        for item in kept:
-            self._queue.put(item)
+    def cancel(self) -> None:
+        """Ask the work to stop; it decides where (it sees ``cancelled``)."""
+        self._cancel.set()
 
     def stop(self) -> None:
-        """Ask the thread to finish and wait for it."""
-        self._queue.put((-1, next(self._order), "stop", None, None))
-        self.wait()
+        """Cancel, wait for the thread and emit what it posted (its owner is closing)."""
+        self.cancel()
+        self.join()
+        self.poll()
 
-    def run(self) -> None:
+    def report(self, value: Any) -> None:
+        """Post ``value`` as a ``yielded`` event (call from the work)."""
+        self._events.put((self.yielded, (value,)))
+
+    def join(self, timeout: float | None = None) -> None:
+        """Wait for the thread to end (its events still wait for ``poll``)."""
+        if self._started:
+            self._thread.join(timeout)
+
+    def poll(self) -> bool:
+        """Emit every event posted so far, on the calling thread; True while more may come."""
+        while not self._finished:
+            try:
+                event, args = self._events.get_nowait()
+            except queue.Empty:
+                break
+            self._finished = event is self.finished
+            event.emit(*args)
+        return self._started and not self._finished
+
+    def _run(self) -> None:
+        self._events.put((self.started, ()))
         try:
-            self.engine = Engine.load(self.model_path)
-            # The first decode compiles or loads the Numba code: do it now, not on screen.
-            self.engine.candidates(DepSentence(["Hello", "."], ["UH", "."], [0, 1]))
-        except Exception as e:  # noqa: BLE001 - any failure means "no model", shown to the user
-            self.engine = None
-            self._post("ready", f"{type(e).__name__}: {e}", None)
+            result = self._work(self)
+        except Exception as e:  # noqa: BLE001 - handed to the owner's errored callbacks
+            if not self.errored:
+                traceback.print_exc()  # nobody listens: do not lose it
+            self._events.put((self.errored, (e.with_traceback(None),)))
         else:
-            self._post("ready", "", None)
-        while True:
-            item = self._queue.get()
-            priority, _, kind, key, payload = item
-            if priority >= BACKGROUND and time.monotonic() < self._quiet_until:
-                self._queue.put(item)
-                time.sleep(0.02)
-                continue
-            if kind == "stop":
-                return
-            if kind == "job":
-                self._run_job(key, payload)
-            elif kind == "swap":
-                self._swap(key, payload)
-            elif key not in self._done:
-                self._decode(key, payload)
-
-    def _decode(self, key: DecodeKey, sent: DepSentence) -> None:
-        try:
-            if self.engine is None:
-                raise PadError("no model is loaded")
-            result: object = self.engine.candidates(sent, k=K_BEST)
-        except PadError as e:
-            result = e
-        except Exception as e:  # noqa: BLE001 - a decoder bug must not kill the thread
-            result = PadError(f"decoder failed: {type(e).__name__}: {e}")
-            traceback.print_exc()
-        self._done.add(key)
-        self._post("decoded", key, result)
-
-    def _run_job(self, job: int, fn: Callable[[Engine], object]) -> None:
-        try:
-            if self.engine is None:
-                raise PadError("no model is loaded")
-            result = fn(self.engine)
-        except Exception as e:  # noqa: BLE001 - reported to the user by the caller
-            result = e
-        self._post("job", job, result)
-
-    def _swap(self, job: int, load: Callable[[], Model | Engine | RuleBasedEngine]) -> None:
-        try:
-            loaded = load()
-            self.engine = Engine(loaded) if isinstance(loaded, Model) else loaded
-        except Exception as e:  # noqa: BLE001 - reported to the user by the caller
-            self._post("job", job, e)
-            return
-        self._done.clear()  # requests name the model through their key's serial
-        self._post("job", job, None)
-
-    def _post(self, kind: str, key: Hashable, result: object) -> None:
-        if isinstance(result, BaseException):
-            result = result.with_traceback(None)  # no frames of this thread outlive it
-        self._results.put((kind, key, result))
+            self._events.put((self.returned, (result,)))
+        self._events.put((self.finished, ()))

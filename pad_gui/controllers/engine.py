@@ -1,0 +1,174 @@
+"""The engine's thread: loads the model, decodes sentences and runs jobs off the UI.
+
+One thread owns the engine, so decoding never races itself, and a priority queue lets the
+sentence on screen jump ahead of background prefetching; a model swap goes before every
+decode queued after it. The thread is a :class:`~pad_gui.worker.Worker`: its results reach
+the UI thread through the worker's ``poll``.
+"""
+
+from __future__ import annotations
+
+import itertools
+import queue
+import time
+import traceback
+from collections.abc import Callable, Hashable
+from pathlib import Path
+from typing import Any
+
+from pad_engine.api import DepSentence, Engine, Model, PadError, RuleBasedEngine
+from pad_gui.events import Event
+from pad_gui.worker import Worker
+
+# Priorities: lower runs first.
+SWAP = -1  # a model change goes before every decode queued after it
+NOW = 0
+SOON = 1
+BACKGROUND = 2
+
+K_BEST = 10
+QUIET = 0.4  # seconds background decoding holds off after the annotator moved
+DecodeKey = Hashable  # names the sentence and the d-parse it is decoded under
+Converter = Engine | RuleBasedEngine
+
+
+class EngineThread:
+    """Decodes requests and runs jobs, one at a time, on a worker thread.
+
+    Events (on the thread that polls ``worker``): ``ready(problem, converter)`` once the
+    start-up model is loaded and warm (problem "" or why there is none),
+    ``decoded(key, list[Candidate] | PadError)``; a job's or swap's result goes to the
+    callback given with it.
+    """
+
+    def __init__(self, model_path: str | Path | None = None):
+        self.model_path = model_path
+        self.ready = Event()
+        self.decoded = Event()
+        self.worker = Worker(self._serve, "pad-engine")
+        self.worker.yielded.connect(self._deliver)
+        self._queue: queue.PriorityQueue = queue.PriorityQueue()
+        self._order = itertools.count()
+        self._done: set[DecodeKey] = set()  # touched by the worker thread only
+        self._jobs = itertools.count(1)
+        self._callbacks: dict[int, Callable[[Any], None]] = {}
+        self._quiet_until = 0.0
+
+    def pause_background(self, seconds: float = QUIET) -> None:
+        """Hold background decoding while the annotator is busy: a decode holds the GIL
+        (Numba), so running one in the middle of a redraw would make the UI stutter."""
+        self._quiet_until = time.monotonic() + seconds
+
+    def request(self, key: DecodeKey, sent: DepSentence, priority: int = NOW) -> None:
+        """Queue a decode of ``sent`` under ``key`` (skipped if that key is decoded)."""
+        self._queue.put((priority, next(self._order), "decode", key, sent))
+
+    def submit(self, fn: Callable[[Converter], object],
+               done: Callable[[object], None]) -> None:
+        """Run ``fn(converter)`` on the thread after the queued decodes of higher priority;
+        ``done`` gets its result, or the exception it raised."""
+        self._put(SOON, "job", fn, done)
+
+    def swap_model(self, load: Callable[[], Model | Converter],
+                   done: Callable[[Converter | Exception], None]) -> None:
+        """Decode with ``load()``'s model (or converter) from now on, loaded on the thread
+        before any decode requested later; ``done`` gets the converter now decoding, or the
+        error (after which the previous model stays)."""
+        self._put(SWAP, "swap", load, done)
+
+    def drop_pending(self) -> None:
+        """Forget queued decodes (another file or model came); queued jobs still run."""
+        kept = []
+        while True:
+            try:
+                item = self._queue.get_nowait()
+            except queue.Empty:
+                break
+            if item[2] != "decode":
+                kept.append(item)
+        for item in kept:
+            self._queue.put(item)
+
+    def start(self) -> None:
+        self.worker.start()
+
+    def stop(self) -> None:
+        """Ask the thread to finish and wait for it (what it posted is dropped)."""
+        self._queue.put((SWAP - 1, next(self._order), "stop", None, None))
+        self.worker.join()
+
+    def _put(self, priority: int, kind: str, payload: object, done: Callable) -> None:
+        job = next(self._jobs)
+        self._callbacks[job] = done
+        self._queue.put((priority, next(self._order), kind, job, payload))
+
+    def _deliver(self, result: tuple) -> None:
+        kind, key, value = result
+        if kind == "ready":
+            self.ready.emit(key, value)
+        elif kind == "decoded":
+            self.decoded.emit(key, value)
+        else:
+            self._callbacks.pop(key)(value)
+
+    # -- on the worker thread ------------------------------------------------------------
+    def _serve(self, worker: Worker) -> None:
+        converter: Converter | None = None
+        try:
+            converter = Engine.load(self.model_path)
+            # The first decode compiles or loads the Numba code: do it now, not on screen.
+            converter.candidates(DepSentence(["Hello", "."], ["UH", "."], [0, 1]))
+        except Exception as e:  # noqa: BLE001 - any failure means "no model", shown to the user
+            converter = None
+            worker.report(("ready", f"{type(e).__name__}: {e}", None))
+        else:
+            worker.report(("ready", "", converter))
+        while True:
+            item = self._queue.get()
+            priority, _, kind, key, payload = item
+            if priority >= BACKGROUND and time.monotonic() < self._quiet_until:
+                self._queue.put(item)
+                time.sleep(0.02)
+                continue
+            if kind == "stop":
+                return
+            if kind == "job":
+                worker.report(("job", key, _attempt(_job, payload, converter)))
+            elif kind == "swap":
+                loaded = _attempt(payload)
+                if not isinstance(loaded, Exception):
+                    converter = Engine(loaded) if isinstance(loaded, Model) else loaded
+                    loaded = converter
+                    self._done.clear()  # requests name the model through their key's serial
+                worker.report(("job", key, loaded))
+            elif key not in self._done:
+                self._done.add(key)
+                worker.report(("decoded", key, _decode(converter, payload)))
+
+
+def _needed(converter: Converter | None) -> Converter:
+    if converter is None:
+        raise PadError("no model is loaded")
+    return converter
+
+
+def _job(fn: Callable[[Converter], object], converter: Converter | None) -> object:
+    return fn(_needed(converter))
+
+
+def _attempt(fn: Callable[..., object], *args: object) -> object:
+    """``fn(*args)``, or the exception it raised (reported to the user by the caller)."""
+    try:
+        return fn(*args)
+    except Exception as e:  # noqa: BLE001 - the caller shows it
+        return e.with_traceback(None)  # no frames of this thread outlive it
+
+
+def _decode(converter: Converter | None, sent: DepSentence) -> object:
+    try:
+        return _needed(converter).candidates(sent, k=K_BEST)
+    except PadError as e:
+        return e.with_traceback(None)
+    except Exception as e:  # noqa: BLE001 - a decoder bug must not kill the thread
+        traceback.print_exc()
+        return PadError(f"decoder failed: {type(e).__name__}: {e}")

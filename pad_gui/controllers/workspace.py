@@ -1,0 +1,401 @@
+"""The open treebank as the app works on it: which sentence is on screen, what the engine is
+asked to decode and when, which model decodes, edits as undo steps, and exports.
+
+Views call the methods and subscribe to the events; undo stays with the view (``step``
+hands it each change, and its undo and redo call :meth:`Workspace.apply`).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from pad_engine.api import (
+    InputError,
+    Model,
+    PadError,
+    edits,
+    induced_heads,
+    margin_of,
+    priority,
+    read_for_annotation,
+)
+from pad_gui.controllers import exports
+from pad_gui.controllers.engine import BACKGROUND, NOW, SOON, Converter, EngineThread
+from pad_gui.controllers.project_file import open_project, recover
+from pad_gui.controllers.projects import Projects
+from pad_gui.controllers.reattach import Change, Reattach
+from pad_gui.controllers.timekeeping import TimeKeeper
+from pad_gui.events import Event
+from pad_gui.session import CORRECTED, MACHINE, Session, View
+from pad_gui.store import Detached
+
+PREFETCH = 3  # sentences after the current one decoded ahead of the background pass
+SHORT, LONG = 5000, 10000  # ms a status message stays
+
+
+@dataclass(frozen=True)
+class Step:
+    """One undo step: a change, its menu text, the node to select after it."""
+
+    change: Change
+    text: str
+    select: edits.Path | None = None
+
+
+class Workspace:
+    """Everything the main window shows, without the window.
+
+    Events: ``opened()`` (another session, or none), ``problems(list[InputError])``,
+    ``message(text, ms)`` (0: until the next), ``navigated(idx)`` (another sentence is
+    on screen), ``redraw(select, fit)`` (draw the sentence on screen again), ``row(idx)``
+    (a sentence's status changed), ``ready()`` (a model decodes: see ``converter``),
+    ``step(Step)`` (an edit, for the undo stack), ``exported(message)``.
+    """
+
+    def __init__(self, engine: EngineThread, projects: Projects):
+        self.engine = engine
+        self.projects = projects
+        self.session: Session | None = None
+        self.current = -1
+        self.least_sure_first = False  # Next uncorrected: file order, or least sure
+        self.serial = 0
+        self.converter: Converter | None = None
+        self.engine_ready = False
+        self.model_problem: str | None = None
+        self.reattach = Reattach()
+        self.clock = TimeKeeper()
+        self.exported: list[str] = []  # what each finished export wrote, in order
+        self.notice = ""  # what opening the project had to say (read-only, set aside)
+        self.opened, self.problems, self.message, self.navigated = (Event() for _ in "1234")
+        self.redraw, self.row, self.ready, self.step = (Event() for _ in "1234")
+        engine.ready.connect(self._engine_ready)
+        engine.decoded.connect(self._decoded)
+
+    @property
+    def phrase_labels(self) -> list[str]:
+        return self.converter.phrase_labels() if self.converter is not None else []
+
+    def decoded_current(self) -> bool:
+        """Whether the sentence on screen has its candidates (or its decode error)."""
+        s = self.session
+        return s is not None and self.current >= 0 and s.decoded(self.current) is not None
+
+    # -- engine ---------------------------------------------------------------------------
+    def _engine_ready(self, problem: str, converter: Converter | None) -> None:
+        self.engine_ready = True
+        self.model_problem = problem or None
+        self.converter = converter
+        if problem:
+            self.message.emit(f"No model: {problem} (arcs only)", 0)
+        else:
+            self.message.emit("Model ready", 3000)
+        self.ready.emit()
+        self.redraw.emit(None, False)
+
+    def request(self, idx: int, priority: int) -> None:
+        s = self.session
+        if s is not None and s.key(idx) not in s.cache:
+            self.engine.request(s.key(idx), s.with_heads(idx, s.view(idx).heads), priority)
+
+    def _decoded(self, key, result) -> None:
+        s = self.session
+        if s is None or key[0] != s.serial:
+            return
+        s.cache[key] = result
+        _, idx, heads = key
+        change = self.reattach.decoded(idx, heads)
+        if change is not None:
+            self._step(change, "reattach", "Re-attach word")
+        elif idx == self.current and heads == s.view(idx).heads:
+            self.redraw.emit(None, True)
+
+    def use_model(self, load: Callable[[], Model | Converter], name: str | Callable[[], str],
+                  done: Callable[[Converter | Exception], None] | None = None) -> None:
+        """Decode with ``load()``'s model from now on: the sentences not corrected are
+        decoded again (their candidates refresh); corrected ones keep theirs. ``done``
+        gets the converter, or the error when it cannot be loaded (the previous model
+        stays). ``name`` may be asked once loaded (what loading chose)."""
+        self.engine.drop_pending()
+        self.serial += 1
+        self.engine.swap_model(load, lambda result: self._model_used(result, name, done))
+        s = self.session
+        if s is None:
+            return
+        s.renew(self.serial)
+        pending = self.reattach.pending
+        if pending is not None:
+            after = pending.after
+            self.engine.request(s.key(pending.idx, after), s.with_heads(pending.idx,
+                                                                          after.heads), NOW)
+        if self.current >= 0:
+            self.request(self.current, NOW)
+        for idx in range(len(s)):
+            self.request(idx, BACKGROUND)
+        self.redraw.emit(None, False)
+
+    def _model_used(self, result: Converter | Exception, name: str | Callable[[], str],
+                    done: Callable[[Converter | Exception], None] | None) -> None:
+        if done is not None:
+            done(result)
+        name = name() if callable(name) else name
+        if isinstance(result, Exception):
+            self.message.emit(f"Cannot use model {name}: {result}", LONG)
+            return
+        self._engine_ready("", result)
+        warning = self.label_warning()
+        self.message.emit(f"Decoding with model {name}" + warning, 15000 if warning else SHORT)
+
+    def label_warning(self) -> str:
+        """"; warning" when the model reads labels this file mostly lacks, else ""."""
+        if self.converter is None or self.session is None:
+            return ""
+        warning = self.converter.label_warning(self.session.sentences)
+        return f"; {warning}" if warning else ""
+
+    # -- files ----------------------------------------------------------------------------
+    def open(self, path: str | Path, project: str | Path | None = None,
+             encoding: str | None = None) -> bool:
+        """Open a treebank (bad sentences are reported as problems; ``encoding`` decodes it,
+        None detects) and its project (``project``, else the one last used with this
+        treebank, else FILE.padproject)."""
+        path = Path(path)
+        try:
+            result = read_for_annotation(path, encoding)  # text: predicted arcs
+        except (OSError, PadError) as e:
+            return self._cannot_open(path, str(e))
+        project = self.projects.project_for(path, project)
+        closing = self.session is not None
+        self.close()  # lets go of this window's own lock first: reopening is no second writer
+        try:
+            opened = open_project(project)
+            try:
+                session = Session(path, result, opened.store, self.serial + 1)
+            except sqlite3.Error as e:  # a row SQLite itself cannot read, or a lock
+                opened = recover(opened, e)
+                session = Session(path, result, opened.store, self.serial + 1)
+        except (sqlite3.Error, OSError) as e:
+            if closing:
+                self.opened.emit()  # the previous file is closed: its views go
+            return self._cannot_open(path, f"its project {project} cannot be used: {e}")
+        session.store.on_problem = lambda text: self.message.emit(text, 0)
+        self.serial += 1
+        self.engine.drop_pending()
+        self.session = session
+        self.projects.opened(path)
+        self.opened.emit()
+        self.problems.emit(result.skipped)
+        if len(session):
+            self.show(0)
+            for idx in range(len(session)):
+                self.request(idx, BACKGROUND)
+        bad = f", {len(result.skipped)} malformed (see Problems)" if result.skipped else ""
+        warning = self.label_warning()
+        detached = len(session.detached())
+        if detached:
+            warning += (f"; {detached} corrections no longer match a sentence of the file: "
+                        "they are kept (File > Detached Corrections)")
+        if result.note:
+            warning = f"; {result.note}{warning}"
+        if opened.notice:
+            warning = f"; {opened.notice}{warning}"
+        self.notice = opened.notice
+        self.message.emit(f"{len(session)} sentences{bad}" + warning,
+                          0 if opened.notice else 15000 if warning else SHORT)
+        return True
+
+    def _cannot_open(self, path: Path, why: str) -> bool:
+        self.problems.emit([InputError(why, str(path))])
+        self.message.emit(f"Cannot open {path}: {why}", 0)
+        return False
+
+    def close(self) -> None:
+        """Close the session (its work is saved as it is done); time is booked first."""
+        if self.session is None:
+            return
+        self.clock.book(self.session, self.current)
+        self.session.store.close()
+        self.session = None
+        self.current = -1
+        self.reattach.forget()
+
+    def save_project_as(self, path: str | Path) -> None:
+        s = self.session
+        if s is None:
+            return
+        try:
+            s.store.copy_to(path)
+        except (sqlite3.Error, OSError) as e:
+            self.message.emit(f"Cannot save the project as {path}: {e}", LONG)
+            return
+        s.store.close()
+        opened = open_project(path)
+        s.store = opened.store
+        s.store.on_problem = lambda text: self.message.emit(text, 0)
+        self.projects.remember(s.path, path)
+        self.message.emit(f"Project saved as {path}" + (f"; {opened.notice}"
+                                                         if opened.notice else ""), SHORT)
+
+    def export_penn(self, path: str, corrected_only: bool) -> None:
+        """Write one Penn tree per line (see ``exports.penn_job``), on the engine thread."""
+        if self.session is None:
+            return
+        what = "corrected Penn trees" if corrected_only else "Penn trees"
+        self.engine.submit(exports.penn_job(self.session, path, corrected_only),
+                           lambda result: self._done_export(exports.penn_message(what, result)))
+        self.message.emit(f"Exporting to {path}…", 0)
+
+    def export_conll(self, path: str) -> None:
+        """The treebank with corrected arcs written back (everything else byte-exact)."""
+        if self.session is None:
+            return
+        try:
+            message = exports.write_dependencies(self.session, path)
+        except (OSError, ValueError) as e:
+            message = f"Export failed: {e}"
+        self._done_export(message)
+
+    def export_detached(self, path: str) -> None:
+        """The corrections that lost their sentence, as text (see ``exports``)."""
+        if self.session is None:
+            return
+        try:
+            message = exports.write_detached(self.session, path)
+        except OSError as e:
+            message = f"Export failed: {e}"
+        self._done_export(message)
+
+    def apply_detached(self, item: Detached) -> bool:
+        """Give the sentence on screen a detached correction (one that lost its sentence)."""
+        s, idx = self.session, self.current
+        if s is None or idx < 0:
+            return False
+        why = s.apply_detached(item, idx)
+        if why is not None:
+            self.message.emit(f"Cannot apply it to sentence {idx + 1}: {why}", LONG)
+            return False
+        self.row.emit(idx)
+        if s.key(idx) not in s.cache:
+            self.request(idx, NOW)
+        self.redraw.emit(None, False)
+        self.message.emit(f"Correction applied to sentence {idx + 1}", SHORT)
+        return True
+
+    def _done_export(self, message: str) -> None:
+        self.exported.append(message)
+        self.message.emit(message, LONG)
+
+    # -- navigation -----------------------------------------------------------------------
+    def show(self, idx: int) -> None:
+        """Put sentence ``idx`` on screen; it is decoded first, the next few soon after."""
+        s = self.session
+        if s is None or idx == self.current or not 0 <= idx < len(s):
+            return
+        self.clock.book(s, self.current)
+        self.engine.pause_background()
+        self.current = idx
+        self.request(idx, NOW)
+        for nxt in range(idx + 1, min(idx + 1 + PREFETCH, len(s))):
+            self.request(nxt, SOON)
+        self.navigated.emit(idx)
+        self.redraw.emit(None, True)
+
+    def next_uncorrected(self) -> None:
+        """The next uncorrected sentence in file order, or with ``least_sure_first`` the one
+        the model is least sure of (short sentences first; see pad_engine's selection), among
+        those decoded so far."""
+        s = self.session
+        if s is None:
+            return
+        left = [(self.current + step) % len(s) for step in range(1, len(s) + 1)]
+        left = [i for i in left if not s.is_corrected(i)]
+        if not left:
+            self.message.emit("Every sentence is corrected", SHORT)
+            return
+        if self.least_sure_first:
+            ranked = [(priority(m, len(s.sentences[i]), i), i) for i in left
+                      if (m := self._margin(i)) is not None]
+            if ranked:
+                self.show(min(ranked)[1])
+                return
+        self.show(left[0])
+
+    def _margin(self, idx: int) -> float | None:
+        """How sure the model is of the sentence (None until it is decoded)."""
+        scores = self.session.scores(idx)
+        return None if scores is None else margin_of(scores, len(self.session.sentences[idx]))
+
+    def toggle_corrected(self) -> None:
+        s, idx = self.session, self.current
+        if s is None or idx < 0:
+            return
+        self.clock.book(s, idx)
+        s.set_status(idx, MACHINE if s.is_corrected(idx) else CORRECTED)
+        self.row.emit(idx)
+        self.redraw.emit(None, False)
+
+    def book_time(self) -> None:
+        self.clock.book(self.session, self.current)
+
+    # -- edits ----------------------------------------------------------------------------
+    def _step(self, change: Change, kind: str, text: str,
+              select: edits.Path | None = None) -> None:
+        self.session.log(change.idx, kind)
+        self.step.emit(Step(change, text, select))
+
+    def apply(self, idx: int, view: View, select: edits.Path | None = None) -> None:
+        """Show and save ``view`` of sentence ``idx`` (what undo and redo do)."""
+        s = self.session
+        if s is None:
+            return
+        s.set_view(idx, view)
+        self.row.emit(idx)
+        if s.key(idx) not in s.cache:
+            self.request(idx, NOW)
+        self.show(idx)
+        self.redraw.emit(select, False)
+
+    def pick(self, row: int) -> None:
+        """Show candidate ``row`` of the sentence on screen (edits of its tree go)."""
+        s = self.session
+        if s is None or self.current < 0 or row < 0:
+            return
+        view = s.view(self.current)
+        if view.tree is None and view.chosen == row:
+            return
+        self._step(Change(self.current, view, View(view.heads, row, None)), "pick",
+                   f"Pick candidate {row + 1}")
+
+    def edit(self, kind: str, text: str, change: Callable, select=None) -> bool:
+        """Apply ``change(tree) -> tree`` as one undo step; a refused edit only explains."""
+        s, idx = self.session, self.current
+        tree = s.shown_tree(idx) if s is not None and idx >= 0 else None
+        if tree is None:
+            self.message.emit("No tree to edit yet", SHORT)
+            return False
+        try:
+            new = change(tree)
+        except ValueError as e:
+            self.message.emit(f"Cannot {text.lower()}: {e}", 8000)
+            return False
+        view = s.view(idx)
+        heads = tuple(induced_heads(new, len(s.sentences[idx])))
+        self._step(Change(idx, view, View(heads, view.chosen, new)), kind, text, select)
+        return True
+
+    def reattach_word(self, dep: int, head: int) -> None:
+        """Make ``head`` the head of word ``dep`` and re-decode (one undo step)."""
+        s, idx = self.session, self.current
+        if s is None or idx < 0 or self.reattach.pending is not None:
+            return
+        outcome = self.reattach.ask(s, idx, dep, head)
+        if isinstance(outcome, str):
+            self.message.emit(outcome, 8000)
+        elif outcome is self.reattach.pending:
+            after = outcome.after
+            self.engine.request(s.key(idx, after), s.with_heads(idx, after.heads), NOW)
+            self.message.emit("Re-decoding…", 2000)
+        else:
+            self._step(outcome, "reattach", "Re-attach word")

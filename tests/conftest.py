@@ -1,5 +1,6 @@
 """Shared test fixtures: where the real treebanks live, and skipping when they are absent; the
-GUI tests' tiny model, sample copy and isolated settings."""
+toy model (trained, as a file, or with random weights); the GUI tests' tiny model, sample copy
+and isolated settings."""
 
 from __future__ import annotations
 
@@ -8,8 +9,14 @@ import shutil
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+# No test fails for being slow on a busy machine: Hypothesis's deadline and its too-slow health
+# check time each example, so both are off (speeds belong in ``pad bench``).
+settings.register_profile("untimed", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("untimed")
 
 REPO = Path(__file__).resolve().parent.parent
 SHARED_DATA = REPO.parent / "shared" / "data"
@@ -51,20 +58,52 @@ def gsd_dir() -> Path:
 
 
 @pytest.fixture(scope="session")
+def conll2007_dir() -> Path:
+    """CoNLL 2007 sample: Spanish and Basque CoNLL-X files (several roots, Latin-1 lines)."""
+    return _need(SHARED_DATA / "nltk-multilingual" / "conll2007")
+
+
+@pytest.fixture(scope="session")
+def farpahc_dir() -> Path:
+    """FarPaHC (Faroese): Penn-Helsinki .psd trees with their UD d-parses."""
+    return _need(SHARED_DATA / "farpahc-faroese")
+
+
+@pytest.fixture(scope="session")
 def evalb_dir() -> Path:
     """Gold/test pairs with the reference EVALB (COLLINS.prm) output."""
     return _need(EVALB_DIR)
 
 
-def _random_model(backoff: bool, labels: str = ""):
-    import numpy as np
+def _toy_model(epochs: int, **options):
+    """The toy treebank's model (tests/toy.py): its grammar, trained for ``epochs``."""
     from toy import toy_examples
 
-    from pad_engine.train import train
+    from pad_engine.learning.train import train
 
-    model = train(toy_examples(), epochs=1, bits=14, backoff=backoff, labels=labels)
-    rng = np.random.default_rng(7)
-    model.weights = rng.normal(0, 1, model.weights.shape).astype(np.float32)
+    return train(toy_examples(), epochs=epochs, bits=14, **options)
+
+
+@pytest.fixture(scope="session")
+def toy_model():
+    """A model trained on the toy treebank: made in a blink, it parses the toy sentences.
+    Shared by the whole session, so a test must not change it."""
+    return _toy_model(epochs=3)
+
+
+@pytest.fixture(scope="session")
+def toy_model_path(toy_model, tmp_path_factory) -> Path:
+    """The toy model as a model file (for the command line, batch and dialogs)."""
+    path = tmp_path_factory.mktemp("model") / "toy.padmodel"
+    toy_model.save(path)
+    return path
+
+
+def _random_model(backoff: bool, labels: str = ""):
+    import numpy as np
+
+    model = _toy_model(epochs=0, backoff=backoff, labels=labels)  # weights are replaced below
+    model.weights = np.random.default_rng(7).normal(0, 1, model.weights.shape).astype(np.float32)
     return model
 
 
@@ -90,9 +129,9 @@ def random_labeled_model():
 def tiny_model(tmp_path_factory) -> Path:
     """A small model trained once per session on the sample's head-marked trees."""
     from guikit import head_marked
-    from pad_resources import resource_path
 
-    from pad_engine.train import example_from_lextree, train
+    from pad_engine.learning.train import example_from_lextree, train
+    from pad_engine.resources import resource_path
 
     lines = resource_path("sample", "sample.heads.ptb").read_text().splitlines()
     examples = [example_from_lextree(*head_marked(line)) for line in lines]

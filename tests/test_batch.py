@@ -10,9 +10,9 @@ import threading
 from pathlib import Path, PurePosixPath
 
 import pytest
-from toy import toy_examples
+from toy import BAD_LINE, OUTPUTS, conll_text, files_under, make_tree, toy_examples
 
-from pad_engine.batch import (
+from pad_engine.batch.folders import (
     CONVERTED,
     FAILED,
     STATE_NAME,
@@ -22,49 +22,11 @@ from pad_engine.batch import (
     output_names,
 )
 from pad_engine.cli import main
-from pad_engine.conll import format_conllx
-from pad_engine.train import train
-
-BAD = "1\tbroken\t_\tNN\tNN\t_\tX\t_\t_\t_\n\n"  # a non-integer head
-
-
-def conll_text(examples) -> str:
-    return "".join(format_conllx(ex.forms, ex.tags, ex.heads, ["_"] * len(ex.forms)) + "\n"
-                   for ex in examples)
-
-
-@pytest.fixture(scope="module")
-def toy_model_path(tmp_path_factory) -> Path:
-    path = tmp_path_factory.mktemp("model") / "toy.padmodel"
-    train(toy_examples(), epochs=2, bits=14).save(path)
-    return path
-
-
-def make_tree(base: Path) -> Path:
-    """Nested input: three good files, one with a malformed sentence among good ones."""
-    exs = toy_examples()
-    root = base / "in"
-    (root / "x" / "y").mkdir(parents=True)
-    (root / "a.conllu").write_text(conll_text(exs), encoding="utf-8")
-    (root / "x" / "b.conllx").write_text(conll_text(exs[:3]), encoding="utf-8")
-    (root / "x" / "y" / "c.conll").write_text(conll_text(exs[3:]), encoding="utf-8")
-    (root / "x" / "bad.conll").write_text(conll_text(exs[:2]) + BAD + conll_text(exs[2:]),
-                                          encoding="utf-8")
-    (root / "x" / "notes.txt").write_text("not CoNLL", encoding="utf-8")
-    return root
 
 
 @pytest.fixture
 def tree(tmp_path) -> Path:
     return make_tree(tmp_path)
-
-
-OUTPUTS = ["a.mrg", "x/b.mrg", "x/bad.mrg", "x/y/c.mrg"]
-BAD_LINE = 1 + sum(len(ex.forms) + 1 for ex in toy_examples()[:2])
-
-
-def files_under(root: Path) -> set[str]:
-    return {p.relative_to(root).as_posix() for p in root.rglob("*") if p.is_file()}
 
 
 def outputs(root: Path) -> dict[str, str]:
@@ -174,7 +136,7 @@ def test_resume_skips_finished_files_and_reconverts_touched_ones(
         == {CONVERTED}
 
 
-@pytest.mark.parametrize("jobs", [1, 2])
+@pytest.mark.parametrize("jobs", [1, pytest.param(2, marks=pytest.mark.slow)])
 def test_cancel_leaves_no_partial_files_and_a_rerun_finishes(tree, tmp_path, toy_model_path,
                                                              jobs):
     big_input(tree)
@@ -221,6 +183,7 @@ def test_ctrl_c_leaves_no_partial_files(tree, tmp_path, toy_model_path):
     assert json.loads((out / "pad-convert-report.json").read_text())["cancelled"]
 
 
+@pytest.mark.slow
 def test_cli_jobs_2_gives_the_same_outputs(tree, tmp_path, toy_model_path):
     assert main(["convert-dir", str(tree), str(tmp_path / "one"), "--model",
                  str(toy_model_path), "--jobs", "1"]) == 0
@@ -259,7 +222,7 @@ def test_dask_local_cluster_converts_and_survives_a_dying_worker(tree, tmp_path,
         assert report["totals"]["converted_files"] == 4
 
         # large files go out in parts (the malformed file here), joined in order
-        import pad_engine.batch as batch
+        import pad_engine.batch.folders as batch
 
         with monkeypatch.context() as patch:
             patch.setattr(batch, "PART_BYTES", (tree / "x" / "bad.conll").stat().st_size // 3)
@@ -291,11 +254,12 @@ def test_dask_local_cluster_converts_and_survives_a_dying_worker(tree, tmp_path,
         assert outputs(out) == outputs(tmp_path / "here")
 
 
+@pytest.mark.slow
 def test_large_files_are_cut_into_parts_and_joined_in_order(tree, tmp_path, toy_model_path,
                                                              monkeypatch):
     """With 2 processes a large file is converted in parts on both; the joined output, the
     malformed sentence's empty line and the report are exactly those of one process."""
-    import pad_engine.batch as batch
+    import pad_engine.batch.folders as batch
 
     one = convert_folder(tree, tmp_path / "one", toy_model_path, jobs=1)
     bad = (tree / "x" / "bad.conll").stat().st_size

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from pad_engine.binarize import HEAD_LEFT, LEAF, UNARY, binarize, debinarize, is_intermediate
-from pad_engine.lextree import from_penn, induced_heads, to_line
+from pad_engine.trees.binarize import HEAD_LEFT, LEAF, UNARY, binarize, debinarize, is_intermediate
+from pad_engine.trees.lextree import from_penn, induced_heads, to_line
 
 
 def binarized_heads(node, heads) -> int:
@@ -23,7 +23,7 @@ def binarized_heads(node, heads) -> int:
 
 @pytest.fixture(scope="module")
 def ptb_trees(ptb_dir):
-    from pad_engine.penn import normalize, read_penn
+    from pad_engine.io.penn import normalize, read_penn
 
     trees = []
     for path in sorted(ptb_dir.glob("wsj_*.mrg")):
@@ -33,7 +33,7 @@ def ptb_trees(ptb_dir):
 
 @pytest.mark.parametrize("table", ["collins", "content"])
 def test_binarize_inverts_and_keeps_the_dparse(ptb_trees, table):
-    from pad_engine.headrules import HeadRules, head_children
+    from pad_engine.trees.headrules import HeadRules, head_children
 
     rules = HeadRules.load(table)
     assert len(ptb_trees) == 3914

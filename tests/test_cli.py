@@ -6,23 +6,9 @@ import io
 import sys
 
 import pytest
-from toy import toy_examples
+from toy import BAD, BAD_LINE, conll_text, toy_examples
 
 from pad_engine.cli import build_parser, main
-from pad_engine.conll import format_conllx
-from pad_engine.train import train
-
-
-@pytest.fixture(scope="module")
-def toy_model_path(tmp_path_factory):
-    path = tmp_path_factory.mktemp("model") / "toy.padmodel"
-    train(toy_examples(), epochs=3, bits=14).save(path)
-    return path
-
-
-def conll_text(examples) -> str:
-    return "".join(format_conllx(ex.forms, ex.tags, ex.heads, ["_"] * len(ex.forms)) + "\n"
-                   for ex in examples)
 
 
 def test_every_command_has_help(capsys):
@@ -37,9 +23,8 @@ def test_every_command_has_help(capsys):
 
 def test_convert_file_one_line_per_sentence_in_order(toy_model_path, tmp_path, capsys):
     exs = toy_examples()
-    bad = "1\tbroken\t_\tNN\tNN\t_\tX\t_\t_\t_\n\n"  # non-integer head
     src = tmp_path / "in.conll"
-    src.write_text(conll_text(exs[:2]) + bad + conll_text(exs[2:]), encoding="utf-8")
+    src.write_text(conll_text(exs[:2]) + BAD + conll_text(exs[2:]), encoding="utf-8")
     out = tmp_path / "out.mrg"
     assert main(["convert", str(src), "-o", str(out), "--model", str(toy_model_path)]) == 0
     lines = out.read_text(encoding="utf-8").split("\n")[:-1]
@@ -49,7 +34,7 @@ def test_convert_file_one_line_per_sentence_in_order(toy_model_path, tmp_path, c
         assert line.startswith("(TOP ")
         assert all(f" {w})" in line for w in ex.forms)
     err = capsys.readouterr().err
-    assert "in.conll:16: HEAD" in err
+    assert f"in.conll:{BAD_LINE}: HEAD" in err
     assert f"{len(exs)} of {len(exs) + 1} sentences converted" in err
 
 

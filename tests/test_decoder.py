@@ -7,9 +7,9 @@ import random
 import pytest
 from toy import derivation_score, enumerate_parses, random_projective, toy_examples
 
-from pad_engine.binarize import HEAD_RIGHT, binarize, debinarize
-from pad_engine.lextree import LexNode, induced_heads, to_line
-from pad_engine.parser import Parser
+from pad_engine.decoding.parser import Parser
+from pad_engine.trees.binarize import HEAD_RIGHT, binarize, debinarize
+from pad_engine.trees.lextree import LexNode, induced_heads, to_line
 
 
 @pytest.mark.parametrize("which", ["random_model", "random_backoff_model",
@@ -80,8 +80,8 @@ def test_bundled_model_is_consistent_on_every_ptb_test_sentence(ptb_dir):
     induces exactly the input d-parse, keeps the words and tags, and reads back as Penn."""
     from nltk import Tree
 
-    from pad_engine.bench import TEST_FILES, load_split
-    from pad_engine.model import Model, default_model_path
+    from pad_engine.decoding.model import Model, default_model_path
+    from pad_engine.learning.bench import TEST_FILES, load_split
 
     test = load_split(ptb_dir, TEST_FILES, "collins")
     assert len(test) == 518

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from guikit import head_marked
 
-from pad_engine.edits import (
+from pad_engine.trees.edits import (
     brackets,
     delete_node,
     insert_node,
@@ -15,7 +15,7 @@ from pad_engine.edits import (
     relabel,
     set_head_child,
 )
-from pad_engine.lextree import LexNode, induced_heads, to_line
+from pad_engine.trees.lextree import LexNode, induced_heads, to_line
 
 SENT = ("(TOP (S* (NP (DT The) (JJ old) (NN* dog)) (VP* (VBD* saw) (NP (DT a) (NN* cat))"
         " (PP (IN* in) (NP (DT the) (NN* garden)))) (. .)))")

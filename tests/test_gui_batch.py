@@ -6,13 +6,13 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QMenu, QWidget
+from PySide6.QtWidgets import QWidget
 from test_batch import BAD_LINE, OUTPUTS, conll_text, files_under, make_tree
 from toy import toy_examples
 
-from pad_engine.batch import STATE_NAME
-from pad_engine.train import train
-from pad_gui.batch_dialog import BatchDialog, add_batch_action
+from pad_engine.batch.folders import STATE_NAME
+from pad_engine.learning.train import train
+from pad_gui.batch_dialog import BatchDialog, show_batch_dialog
 
 
 @pytest.fixture(scope="module")
@@ -77,12 +77,9 @@ def test_bad_input_folder_is_shown_not_raised(qtbot, tmp_path, toy_model_path):
 def test_menu_action_opens_one_dialog(qtbot, toy_model_path):
     window = QWidget()
     qtbot.addWidget(window)
-    menu = QMenu(window)
-    action = add_batch_action(menu, window, toy_model_path)
-    assert action in menu.actions() and "Batch" in action.text()
-    action.trigger()
+    dialog = show_batch_dialog(window, toy_model_path)
     dialogs = window.findChildren(BatchDialog)
-    assert len(dialogs) == 1 and dialogs[0].isVisible()
-    assert dialogs[0].model_edit.text() == str(toy_model_path)
-    action.trigger()
+    assert dialogs == [dialog] and dialog.isVisible()
+    assert dialog.model_edit.text() == str(toy_model_path)
+    assert show_batch_dialog(window) is dialog
     assert window.findChildren(BatchDialog) == dialogs

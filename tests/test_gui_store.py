@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from pad_resources import resource_path
-
-from pad_engine.conll import read_conll
-from pad_engine.lextree import LexNode, to_line
+from pad_engine.io.conll import read_conll
+from pad_engine.resources import resource_path
+from pad_engine.trees.lextree import LexNode, to_line
 from pad_gui.session import CORRECTED, Session, View
-from pad_gui.store import ProjectStore, SavedSentence, tree_from_json, tree_to_json
+from pad_gui.store import ProjectStore, tree_from_json, tree_to_json
 
 TREE = LexNode("TOP", [LexNode("S", [LexNode("NP", [LexNode("PRP", [], 0, 0)], 0, -1),
                                      LexNode("VP", [LexNode("VBD", [], 0, 1)], 0, -1)], 1, -1)],
@@ -22,13 +21,17 @@ def test_tree_json_round_trip():
 
 def test_rows_only_apply_to_the_same_words(tmp_path):
     store = ProjectStore(tmp_path / "p.padproject")
-    store.save(0, "She left", SavedSentence(CORRECTED, 2, [2, 0], TREE, 12.5), "(TOP ...)")
-    store.save(1, "Other words", SavedSentence(CORRECTED, 0, None, None, 1.0), None)
+    store.save_view("id:a", 0, "She left", 2, [2, 0], TREE, None, "(TOP ...)")
+    store.save_status("id:a", 0, "She left", CORRECTED, None, "(TOP ...)")
+    store.add_seconds("id:a", 0, "She left", 12.5)
+    store.save_status("id:b", 1, "Other words", CORRECTED, None, None)
     store.close()
     again = ProjectStore(tmp_path / "p.padproject")
-    saved = again.load(["She left", "Changed words"])
+    saved = again.load(["id:a", "id:b"], ["She left", "Changed words"], [2, 2])
     assert list(saved) == [0]
     assert saved[0].chosen == 2 and saved[0].seconds == 12.5 and saved[0].heads == [2, 0]
+    [aside] = again.detached()  # the changed sentence's row is kept, not dropped
+    assert aside.words == "Other words" and "changed" in aside.why
     again.close()
 
 

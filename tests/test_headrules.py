@@ -7,10 +7,10 @@ import pytest
 from nltk import Tree
 
 from pad_engine.cli import main
-from pad_engine.deptree import is_projective, tree_problem
 from pad_engine.errors import InputError
-from pad_engine.headrules import HeadRules, dependencies, head_children
-from pad_engine.penn import normalize, parse_penn, read_penn
+from pad_engine.io.penn import normalize, parse_penn, read_penn
+from pad_engine.trees.deptree import is_projective, tree_problem
+from pad_engine.trees.headrules import HeadRules, dependencies, head_children
 
 
 @pytest.fixture(scope="module")
@@ -163,7 +163,7 @@ def ud_heads(path) -> list[list[tuple[int, str]]]:
 
 
 def test_collins_table_reproduces_the_bundled_sample_heads(collins):
-    from pad_resources import resource_path
+    from pad_engine.resources import resource_path
 
     text = resource_path("sample", "sample.heads.ptb").read_text(encoding="utf-8")
     for tree in parse_penn(text).trees:

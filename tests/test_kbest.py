@@ -7,12 +7,13 @@ import random
 import pytest
 from toy import derivation_score, enumerate_parses, random_projective
 
-from pad_engine.binarize import debinarize
-from pad_engine.lextree import induced_heads, to_line
-from pad_engine.parser import Parser
+from pad_engine.decoding.parser import Parser
+from pad_engine.trees.binarize import debinarize
+from pad_engine.trees.lextree import induced_heads, to_line
 
 
-@pytest.mark.parametrize("which", ["random_model", "random_backoff_model"])
+@pytest.mark.parametrize("which", ["random_model", "random_backoff_model",
+                                   "random_labeled_model"])
 def test_kbest_lists_match_brute_force(which, request):
     random_model = request.getfixturevalue(which)
     rng = random.Random(11)
@@ -23,16 +24,17 @@ def test_kbest_lists_match_brute_force(which, request):
         heads = random_projective(n, rng)
         tags = [rng.choice(["DT", "NN", "NN", "VBD", "VBD", "IN", "JJ"]) for _ in range(n)]
         forms = [f"v{trial}_{i}" for i in range(n)]
+        rels = [rng.choice(["nsubj", "obj", "det", "_"]) for _ in range(n)]
         trees = enumerate_parses(random_model, tags, heads)
         if not trees:
             continue
         scored = sorted(
-            ((derivation_score(random_model, forms, tags, heads, t),
+            ((derivation_score(random_model, forms, tags, heads, t, rels),
               to_line(debinarize(t), forms)) for t in trees),
             key=lambda x: -x[0],
         )
         for k in (1, 3, 10, 50):
-            got = parser.kbest(forms, tags, heads, k, prune=False)
+            got = parser.kbest(forms, tags, heads, k, prune=False, rels=rels)
             assert len(got) == min(k, len(scored))
             lines = [to_line(p.tree, forms) for p in got]
             assert len(set(lines)) == len(lines)

@@ -7,14 +7,14 @@ import numpy as np
 import pytest
 from nltk import Tree
 
-from pad_engine.api import Engine
-from pad_engine.deplabels import tree_labels
-from pad_engine.deptree import DepSentence
+from pad_engine.decoding.engine import Engine
+from pad_engine.decoding.model import Model
+from pad_engine.decoding.parser import Parser
 from pad_engine.errors import ModelError
-from pad_engine.lextree import to_line
-from pad_engine.model import Model
-from pad_engine.parser import Parser
-from pad_engine.train import examples_from_penn, train
+from pad_engine.learning.train import examples_from_penn, train
+from pad_engine.trees.deplabels import tree_labels
+from pad_engine.trees.deptree import DepSentence
+from pad_engine.trees.lextree import to_line
 
 # The same words, tags and d-parse, two trees: "visit" takes "friends" as its object, or
 # "friends" is a bare noun phrase beside the clause. Only the labels tell them apart.
@@ -63,15 +63,11 @@ def test_label_settings_survive_the_model_file(tmp_path):
     assert model.label_set == ["ROOT", "S+NP", "VP+NP"]
     model.save(tmp_path / "m.padmodel")
     back = Model.load(tmp_path / "m.padmodel")
-    assert (back.labels, back.label_set) == ("phrase", model.label_set)
+    assert (back.dep_labels, back.label_set) == ("phrase", model.label_set)
     assert np.array_equal(back.weights, model.weights)
-    with np.load(tmp_path / "m.padmodel") as data:
-        assert b'"version": 2' in data["meta"].tobytes()  # older readers refuse it
     plain = train(examples(), epochs=1, bits=16)
     plain.save(tmp_path / "p.padmodel")
-    with np.load(tmp_path / "p.padmodel") as data:
-        assert b'"version": 1' in data["meta"].tobytes()  # still readable by older ones
-    assert Model.load(tmp_path / "p.padmodel").labels == ""
+    assert Model.load(tmp_path / "p.padmodel").dep_labels == ""
 
 
 def test_damaged_label_settings_fail_clearly(tmp_path):
@@ -101,9 +97,10 @@ def test_input_labeled_otherwise_gets_a_warning():
     assert Engine(train(examples(), epochs=1, bits=16)).label_warning([ud]) is None
 
 
+@pytest.mark.slow
 def test_phrase_labels_help_on_ptb(ptb_dir):
-    from pad_engine.bench import load_split
-    from pad_engine.learning import evaluate
+    from pad_engine.learning.bench import load_split
+    from pad_engine.learning.retrain import evaluate
 
     scores = {}
     for labels in ("", "phrase"):
@@ -115,14 +112,14 @@ def test_phrase_labels_help_on_ptb(ptb_dir):
 
 def test_pad_train_labels_from_penn_trees_then_convert(tmp_path, capsys):
     from pad_engine.cli import main
-    from pad_engine.conll import format_conllx
+    from pad_engine.io.conll import format_conllx
 
     penn = tmp_path / "two.mrg"
     penn.write_text(f"{OBJECT}\n{BESIDE}\n" * 5, encoding="utf-8")
     model = tmp_path / "labeled.padmodel"
     assert main(["train", str(penn), "--labels", "--epochs", "3", "--bits", "16",
                  "-o", str(model)]) == 0
-    assert Model.load(model).labels == "phrase"
+    assert Model.load(model).dep_labels == "phrase"
     forms, tags, heads = ["people", "visit", "friends"], ["NNS", "VBP", "NNS"], [2, 0, 2]
     conll = tmp_path / "in.conll"
     conll.write_text(format_conllx(forms, tags, heads, ["S+NP", "ROOT", "S+NP"]) + "\n"
@@ -150,7 +147,7 @@ def test_pad_train_labels_with_deps_reads_deprel(gum_dir, tmp_path):
     assert main(["train", *trees, "--deps", *map(str, docs), "--labels", "--epochs", "1",
                  "-o", str(out)]) == 0
     model = Model.load(out)
-    assert model.labels == "deprel" and {"nsubj", "obj", "det"} <= set(model.label_set)
+    assert model.dep_labels == "deprel" and {"nsubj", "obj", "det"} <= set(model.label_set)
 
 
 def test_pad_bench_labels_trains_rather_than_reads_a_model(tmp_path, capsys):
@@ -184,7 +181,7 @@ def test_convert_dir_reports_files_whose_labels_the_model_never_saw(tmp_path, ca
     import json
 
     from pad_engine.cli import main
-    from pad_engine.conll import format_conllx
+    from pad_engine.io.conll import format_conllx
 
     model = tmp_path / "labeled.padmodel"
     train(examples("phrase"), epochs=2, bits=16, labels="phrase").save(model)
@@ -197,7 +194,8 @@ def test_convert_dir_reports_files_whose_labels_the_model_never_saw(tmp_path, ca
         format_conllx(forms, tags, heads, ["nsubj", "root", "obj"]) + "\n", encoding="utf-8")
     out = tmp_path / "out"
     assert main(["convert-dir", str(src), str(out), "--model", str(model), "--jobs", "1"]) == 0
-    assert "ud.conll: 1 of 1 sentences converted; the model reads dependency labels" in (
+    assert ("ud.conll: 1 of 1 sentences converted with labeled.padmodel; the model reads "
+            "dependency labels") in (
         capsys.readouterr().err)
     report = json.loads((out / "pad-convert-report.json").read_text(encoding="utf-8"))
     warnings = {f["input"]: f["warning"] for f in report["files"]}

@@ -7,23 +7,23 @@ from nltk import Tree
 from toy import TREES, toy_examples
 
 from pad_engine.cli import main
-from pad_engine.grammar import UNKNOWN_TAG, Grammar
-from pad_engine.learning import (
+from pad_engine.decoding.grammar import UNKNOWN_TAG, Grammar
+from pad_engine.decoding.parser import Parser
+from pad_engine.learning.retrain import (
     CrossValidation,
     cross_validate,
     evaluate,
     learning_curve,
     retrain,
 )
-from pad_engine.lextree import LexNode, from_penn, induced_heads, to_line
-from pad_engine.parser import Parser
-from pad_engine.train import Cancelled, add_backoff_rules, example_from_lextree
+from pad_engine.learning.train import Cancelled, add_backoff_rules, example_from_lextree
+from pad_engine.trees.lextree import LexNode, from_penn, induced_heads, to_line
 
 
 @pytest.fixture(scope="module")
 def ptb30(ptb_dir):
     """The first 30 sentences of the Penn Treebank sample (Collins heads)."""
-    from pad_engine.bench import load_split
+    from pad_engine.learning.bench import load_split
 
     return load_split(ptb_dir, range(1, 4), "collins")[:30]
 
@@ -58,7 +58,7 @@ def test_retrain_from_a_base_model_keeps_it_and_leaves_it_untouched(ptb30):
 
 
 def test_retrain_adds_no_backoff_rules_to_a_base_model_trained_without_them(ptb30):
-    from pad_engine.train import train
+    from pad_engine.learning.train import train
 
     base = train(ptb30[:15], epochs=2)  # like the bundled model: no back-off rules
     model = retrain(ptb30[15:], base)
@@ -76,7 +76,7 @@ def _odd_heads(tree: Tree) -> LexNode:
 
 
 def test_training_from_lexicalized_trees_needs_no_head_table(monkeypatch):
-    from pad_engine import headrules
+    from pad_engine.trees import headrules
 
     def no_table(*_args, **_kwargs):
         raise AssertionError("a head table was consulted")
@@ -142,7 +142,7 @@ def test_learning_curve_on_the_toy_treebank():
 
 
 def test_backoff_rules_recombine_head_sides_and_modifiers():
-    from pad_engine.binarize import binarize
+    from pad_engine.trees.binarize import binarize
 
     g = Grammar()
     for s in ("(NP (DT the) (NN dog))", "(NP (JJ big) (NNS dogs))"):
@@ -163,7 +163,7 @@ def test_backoff_rules_recombine_head_sides_and_modifiers():
 def test_backoff_grammar_avoids_glue_on_unseen_combinations():
     from toy import toy_heads
 
-    from pad_engine.train import train
+    from pad_engine.learning.train import train
 
     trees = [Tree.fromstring(s) for s in (
         "(TOP (S (NP (DT the) (JJ big) (NN dog)) (VP (VBD barked))))",
@@ -180,6 +180,7 @@ def test_backoff_grammar_avoids_glue_on_unseen_combinations():
         "(TOP (S (NP (DT the) (CD two) (NNS dogs)) (VP (VBD ran))))"
 
 
+@pytest.mark.slow
 def test_learning_curve_command_writes_rows_and_a_png(ptb_dir, tmp_path, capsys):
     png = tmp_path / "curve.png"
     assert main(["learning-curve", "--treebank", str(ptb_dir), "--sizes", "20", "40",

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from pad_engine.api import Engine
-from pad_engine.deptree import DepSentence
-from pad_engine.lextree import LexNode, induced_heads, to_line
-from pad_engine.rulebased import RuleBasedEngine
+from pad_engine.decoding.engine import Engine
+from pad_engine.decoding.rulebased import RuleBasedEngine
+from pad_engine.trees.deptree import DepSentence
+from pad_engine.trees.lextree import LexNode, induced_heads, to_line
 
 
 def chain(n: int) -> LexNode:

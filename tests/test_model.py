@@ -10,16 +10,11 @@ import numpy as np
 import pytest
 from toy import toy_examples
 
+from pad_engine.decoding.model import Model
+from pad_engine.decoding.parser import Parser
 from pad_engine.errors import ModelError
-from pad_engine.lextree import to_line
-from pad_engine.model import Model
-from pad_engine.parser import Parser
-from pad_engine.train import Cancelled, train
-
-
-@pytest.fixture(scope="module")
-def toy_model() -> Model:
-    return train(toy_examples(), epochs=3, bits=14)
+from pad_engine.learning.train import Cancelled, train
+from pad_engine.trees.lextree import to_line
 
 
 def test_round_trip_gives_identical_parses(toy_model, tmp_path):
@@ -43,7 +38,7 @@ def test_file_is_npz_without_pickles(toy_model, tmp_path):
         assert sorted(z.namelist()) == ["meta.npy", "weights.npy"]
     with np.load(path, allow_pickle=False) as data:
         meta = json.loads(data["meta"].tobytes())
-    assert meta["format"] == "pad-studio-model" and meta["version"] == 1
+    assert meta["format"] == "pad-studio-model" and meta["version"] == 3
     assert meta["training"]["sentences"] == len(toy_examples())
 
 
@@ -72,8 +67,10 @@ def test_foreign_files(tmp_path):
 def test_newer_version_and_bad_metadata(tmp_path):
     for meta, message in (
         ({"format": "pad-studio-model", "version": 99}, "newer than this"),
-        ({"format": "something-else", "version": 1}, "not a PAD Studio model"),
-        ({"format": "pad-studio-model", "version": 1}, "damaged model metadata"),
+        ({"format": "something-else", "version": 3}, "not a PAD Studio model"),
+        ({"format": "pad-studio-model", "version": 3}, "damaged model metadata"),
+        # versions 1 and 2 hashed features by symbol ids: their weights no longer apply
+        ({"format": "pad-studio-model", "version": 2}, "version 2 hashes .* retrain"),
     ):
         buf = io.BytesIO()
         np.savez(buf, weights=np.zeros(4, np.float32),

@@ -7,9 +7,9 @@ from collections import Counter
 
 from toy import enumerate_parses, random_projective
 
-from pad_engine.binarize import debinarize
-from pad_engine.lextree import LexNode, induced_heads, to_line
-from pad_engine.parser import Parser
+from pad_engine.decoding.parser import Parser
+from pad_engine.trees.binarize import debinarize
+from pad_engine.trees.lextree import LexNode, induced_heads, to_line
 
 
 def brackets(root: LexNode) -> Counter:
@@ -66,8 +66,8 @@ def test_oracle_is_the_closest_tree_by_brute_force(random_model):
 def test_oracle_returns_the_gold_tree_of_its_own_dparse(ptb_dir):
     """With gold Collins d-parses and a grammar that has the gold rules, the gold tree is in
     Y(x, d) and the oracle must find it, unary chains included."""
-    from pad_engine.bench import load_split
-    from pad_engine.model import Model
+    from pad_engine.decoding.model import Model
+    from pad_engine.learning.bench import load_split
 
     examples = load_split(ptb_dir, range(160, 164), "collins")
     model = Model()

@@ -6,11 +6,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pad_engine.deptree import DepSentence
+from pad_engine.decoding.rulebased import LABELS, RuleBasedEngine, project
 from pad_engine.errors import InputError
-from pad_engine.lextree import induced_heads, to_line
-from pad_engine.projectivize import projectivize
-from pad_engine.rulebased import LABELS, RuleBasedEngine, project
+from pad_engine.trees.deptree import DepSentence
+from pad_engine.trees.lextree import induced_heads, to_line
+from pad_engine.trees.projectivize import projectivize
 
 # Rule-based F1 on the PTB sample test split (gold tags, gold Collins d-parses), measured
 # 95.3; the floor catches a broken projection, not small tuning changes.
@@ -19,7 +19,7 @@ PTB_TEST_F1_FLOOR = 94.0
 
 @pytest.fixture(scope="module")
 def ptb_test(ptb_dir):
-    from pad_engine.bench import TEST_FILES, load_split
+    from pad_engine.learning.bench import TEST_FILES, load_split
 
     return load_split(ptb_dir, TEST_FILES, "collins")
 
@@ -55,7 +55,7 @@ def test_every_ptb_test_sentence_induces_its_dparse(ptb_test):
 
 
 def test_content_head_dparses_are_consistent_too(ptb_dir):
-    from pad_engine.bench import TEST_FILES, load_split
+    from pad_engine.learning.bench import TEST_FILES, load_split
 
     for ex in load_split(ptb_dir, TEST_FILES, "content"):
         tree = project(ex.forms, ex.tags, ex.heads)
@@ -63,14 +63,14 @@ def test_content_head_dparses_are_consistent_too(ptb_dir):
 
 
 def test_ptb_test_split_f1_above_floor(ptb_test):
-    from pad_engine.bench import rulebased_figures
+    from pad_engine.learning.bench import rulebased_figures
 
     figures = rulebased_figures(ptb_test)
     assert figures["f1"] >= PTB_TEST_F1_FLOOR, figures
 
 
 def test_pad_bench_reports_the_fallback_next_to_pad(ptb_dir):
-    from pad_engine.bench import run_rules_bench
+    from pad_engine.learning.bench import run_rules_bench
 
     lines: list[str] = []
     figures = run_rules_bench(ptb_dir, out=lines.append)
@@ -81,7 +81,7 @@ def test_pad_bench_reports_the_fallback_next_to_pad(ptb_dir):
 
 
 def test_ewt_dev_with_upos_only_is_consistent(ewt_dir):
-    from pad_engine.conll import read_conll
+    from pad_engine.io.conll import read_conll
 
     engine = RuleBasedEngine()
     sentences = read_conll(ewt_dir / "en_ewt-ud-dev.conllu", pos="upos").sentences
@@ -200,9 +200,8 @@ def test_bad_heads_raise_a_clear_error():
 
 def test_engine_surface():
     engine = RuleBasedEngine()
-    assert engine.pos_column == "auto"
     assert "rule-based" in engine.name and "no model" in engine.name
-    labels = engine.labels()
+    labels = engine.phrase_labels()
     assert {"NP", "VP", "S", "SBAR", "PP", "ADJP", "ADVP"} <= set(labels)
     assert "TOP" not in labels and labels == sorted(labels)
     sent = DepSentence(["Prices", "rose"], ["NNS", "VBD"], [2, 0])

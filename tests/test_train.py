@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from pad_engine.bench import load_split
-from pad_engine.learning import evaluate
-from pad_engine.train import train
+from pad_engine.learning.bench import load_split
+from pad_engine.learning.retrain import evaluate
+from pad_engine.learning.train import train
 
 
 def test_training_on_300_sentences_beats_an_untrained_model_by_far(ptb_dir):

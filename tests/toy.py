@@ -1,19 +1,22 @@
-"""Toy treebank and brute-force enumeration of Y(x, d), shared by the decoder tests."""
+"""Toy treebank, its CoNLL text and a folder of it, and brute-force enumeration of Y(x, d),
+shared by the decoder, command-line and batch tests."""
 
 from __future__ import annotations
 
 import itertools
 import random
+from pathlib import Path
 
 import numpy as np
 from nltk import Tree
 
-from pad_engine.binarize import HEAD_LEFT, HEAD_RIGHT, LEAF, UNARY, BinNode, debinarize
-from pad_engine.decoder import derivation_features
-from pad_engine.grammar import LEFT_ATTACH, RIGHT_ATTACH
-from pad_engine.lextree import from_penn
-from pad_engine.parser import encode
-from pad_engine.train import Example, example_from_lextree, gold_derivation
+from pad_engine.decoding.decoder import derivation_features
+from pad_engine.decoding.grammar import LEFT_ATTACH, RIGHT_ATTACH
+from pad_engine.decoding.parser import chart_inputs, encode
+from pad_engine.io.conll import format_conllx
+from pad_engine.learning.train import Example, example_from_lextree, gold_derivation
+from pad_engine.trees.binarize import HEAD_LEFT, HEAD_RIGHT, LEAF, UNARY, BinNode, debinarize
+from pad_engine.trees.lextree import from_penn
 
 TREES = [
     "(TOP (S (NP (DT the) (NN man)) (VP (VBD saw) (NP (DT a) (NN dog)) "
@@ -50,6 +53,35 @@ def toy_examples() -> list[Example]:
         t = Tree.fromstring(s)
         out.append(example_from_lextree(from_penn(t, toy_heads(t)), t.leaves()))
     return out
+
+
+def conll_text(examples: list[Example]) -> str:
+    """CoNLL-X blocks of the examples' d-parses (no labels)."""
+    return "".join(format_conllx(ex.forms, ex.tags, ex.heads, ["_"] * len(ex.forms)) + "\n"
+                   for ex in examples)
+
+
+BAD = "1\tbroken\t_\tNN\tNN\t_\tX\t_\t_\t_\n\n"  # a sentence with a non-integer head
+BAD_LINE = 1 + sum(len(ex.forms) + 1 for ex in toy_examples()[:2])  # its line in bad.conll
+OUTPUTS = ["a.mrg", "x/b.mrg", "x/bad.mrg", "x/y/c.mrg"]  # what converting make_tree gives
+
+
+def make_tree(base: Path) -> Path:
+    """Nested input: three good files, one with a malformed sentence among good ones."""
+    exs = toy_examples()
+    root = base / "in"
+    (root / "x" / "y").mkdir(parents=True)
+    (root / "a.conllu").write_text(conll_text(exs), encoding="utf-8")
+    (root / "x" / "b.conllx").write_text(conll_text(exs[:3]), encoding="utf-8")
+    (root / "x" / "y" / "c.conll").write_text(conll_text(exs[3:]), encoding="utf-8")
+    (root / "x" / "bad.conll").write_text(conll_text(exs[:2]) + BAD + conll_text(exs[2:]),
+                                          encoding="utf-8")
+    (root / "x" / "notes.txt").write_text("not CoNLL", encoding="utf-8")
+    return root
+
+
+def files_under(root: Path) -> set[str]:
+    return {p.relative_to(root).as_posix() for p in root.rglob("*") if p.is_file()}
 
 
 def enumerate_parses(model, tags: list[str], heads: list[int]) -> list[BinNode]:
@@ -120,10 +152,8 @@ def derivation_score(model, forms, tags, heads, tree: BinNode, rels=None) -> flo
     ex = Example(forms, tags, heads, tree, lex)
     enc = encode(model, forms, tags, heads, rels)
     kinds, _, rules, cells, _, _ = gold_derivation(model, ex, enc)
-    ga = model.packed()
     buf = np.zeros(4096, np.int64)
-    nf = derivation_features(enc.heads, enc.words, enc.tags, enc.labels, kinds, rules, cells,
-                             ga.binary, ga.unary, ga.nsym, model.mask, buf)
+    nf = derivation_features(chart_inputs(model, enc, False), kinds, rules, cells, buf)
     return float(model.weights[buf[:nf]].astype(np.float64).sum())
 
 

@@ -1,0 +1,161 @@
+"""The text model: training on a small treebank, its file round trip and refusing bad files
+with one clear line; the bundled models on the real test sets (skipped without the data)."""
+
+from __future__ import annotations
+
+import io
+import json
+import pickle
+import zipfile
+
+import numpy as np
+import pytest
+
+from pad_engine.errors import ModelError
+from pad_engine.parsing.model import TextModel
+from pad_engine.parsing.train import jackknife, read_treebank, train_text_model
+from pad_engine.resources import resource_path
+from pad_engine.trees.deptree import tree_problem
+
+SAMPLE = resource_path("sample", "sample.conllu")
+
+
+@pytest.fixture(scope="module")
+def bank():
+    return read_treebank([str(SAMPLE)])
+
+
+@pytest.fixture(scope="module")
+def model(bank):
+    return train_text_model(bank, epochs=10, tagger_epochs=8, arc_bits=16, tagger_bits=14)
+
+
+def test_it_learns_its_training_sentences(bank, model):
+    right = total = 0
+    for sent in bank.sentences:
+        heads = model.parse(sent.forms, sent.tags)
+        right += sum(h == g for h, g in zip(heads, sent.heads))
+        total += len(heads)
+    assert right / total > 0.95
+    assert set(model.taggers) == {"xpos", "upos"}  # the sample has both columns
+    assert model.convention == "collins"  # prepositions head their nouns there
+    first = bank.sentences[0]
+    assert model.label(first.forms, first.tags, first.heads) == first.rels
+
+
+def test_jackknifed_d_parses_come_from_models_that_did_not_see_them(bank):
+    """Each sentence parsed by a model trained on the other folds: real trees in input
+    order, with the errors of unseen text (a model that saw them gets them all right)."""
+    parsed = jackknife(bank, 2, epochs=3, tagger_epochs=3, arc_bits=16, tagger_bits=14)
+    assert [s.forms for s in parsed] == [s.forms for s in bank.sentences]
+    assert all(tree_problem(s.heads) is None for s in parsed)
+    right = sum(h == g for p, s in zip(parsed, bank.sentences) for h, g in zip(p.heads, s.heads))
+    assert right < sum(len(s.heads) for s in bank.sentences)
+    assert all(len(p.rels) == len(p.forms) for p in parsed)  # the sample has labels
+
+
+def test_a_model_file_round_trips(model, tmp_path, bank):
+    path = tmp_path / "m.padparser"
+    model.save(path)
+    again = TextModel.load(path)
+    assert again.labels == model.labels and again.convention == model.convention
+    assert (again.arc_weights == model.arc_weights).all()
+    for col in model.taggers:
+        assert (again.taggers[col].weights2 == model.taggers[col].weights2).all()
+    for sent in bank.sentences[:5]:
+        assert again.parse(sent.forms, sent.tags) == model.parse(sent.forms, sent.tags)
+        assert again.tag(sent.forms) == model.tag(sent.forms)
+
+
+def _rewrite(src, dst, change):
+    """Copy a model file with its archive members changed by ``change(dict)``."""
+    with np.load(src, allow_pickle=False) as data:
+        members = {k: data[k] for k in data.files}
+    change(members)
+    with open(dst, "wb") as f:
+        np.savez(f, **members)
+
+
+def _meta(members):
+    return json.loads(members["meta"].tobytes())
+
+
+def _set_meta(members, meta):
+    members["meta"] = np.frombuffer(json.dumps(meta).encode(), dtype=np.uint8)
+
+
+@pytest.mark.parametrize("damage, message", [
+    ("missing", "no such text model file"),
+    ("text", "damaged or not a PAD Studio text model"),
+    ("truncated", "damaged or not a PAD Studio text model"),
+    ("pickle", "damaged or not a PAD Studio text model"),
+    ("padmodel", "not a PAD Studio text model (format 'pad-studio-model')"),
+    ("newer", "newer than this PAD Studio understands"),
+    ("older", "format version 1 is older than this PAD Studio's (2); retrain it"),
+    ("index", "table 'arcs' does not fit its size"),
+    ("tags", "tagger 'xpos' tables do not fit"),
+    ("no-meta", "not a PAD Studio text model (no meta)"),
+])
+def test_bad_files_are_refused_in_one_line(model, tmp_path, damage, message):
+    good = tmp_path / "good.padparser"
+    model.save(good)
+    bad = tmp_path / "bad.padparser"
+    if damage == "text":
+        bad.write_text("hello\n")
+    elif damage == "truncated":
+        bad.write_bytes(good.read_bytes()[:1000])
+    elif damage == "pickle":
+        buf = io.BytesIO()
+        with zipfile.ZipFile(buf, "w") as z:
+            z.writestr("meta.npy", pickle.dumps({"format": "x"}))
+        bad.write_bytes(buf.getvalue())
+    elif damage == "padmodel":
+        bad = resource_path("models", "english-ptb-collins.padmodel")
+    elif damage == "newer":
+        def newer(m):
+            _set_meta(m, {**_meta(m), "version": 99})
+        _rewrite(good, bad, newer)
+    elif damage == "older":
+        def older(m):
+            _set_meta(m, {**_meta(m), "version": 1})
+        _rewrite(good, bad, older)
+    elif damage == "index":
+        def index(m):
+            m["arcs.index"] = np.append(m["arcs.index"], np.uint32(1 << 30))
+            m["arcs.value"] = np.append(m["arcs.value"], np.float32(1))
+        _rewrite(good, bad, index)
+    elif damage == "tags":
+        def tags(m):
+            meta = _meta(m)
+            meta["taggers"]["xpos"]["tags"].append("EXTRA")
+            _set_meta(m, meta)
+        _rewrite(good, bad, tags)
+    elif damage == "no-meta":
+        _rewrite(good, bad, lambda m: m.pop("meta"))
+    if damage == "missing":
+        bad = tmp_path / "absent.padparser"
+    with pytest.raises(ModelError) as err:
+        TextModel.load(bad)
+    text = str(err.value)
+    assert message in text and "\n" not in text and str(bad) in text
+
+
+def test_the_bundled_ptb_parser_on_the_test_split(ptb_dir):
+    """Tagging and UAS of the bundled Collins-style model on part of the PTB test split."""
+    from pad_engine.learning.bench import load_split
+    from pad_engine.learning.evalb import is_punct
+    from pad_engine.parsing.pipeline import load_text_model
+
+    model, _ = load_text_model("ptb")
+    test = load_split(ptb_dir, range(160, 170), "collins")
+    tags = right = words = scored = 0
+    for ex in test:
+        predicted = model.taggers["xpos"].tag(ex.forms)
+        tags += sum(p == g for p, g in zip(predicted, ex.tags))
+        words += len(ex.forms)
+        for w, h, g in zip(ex.forms, model.parse(ex.forms, ex.tags), ex.heads):
+            if not is_punct(w):
+                right += h == g
+                scored += 1
+    assert tags / words > 0.95
+    assert right / scored > 0.86

@@ -1,0 +1,73 @@
+"""Chart memory (issue 23): storage for the items a sentence builds, not for every cell x layer
+x symbol, and a clear per-sentence refusal above MAX_CHART instead of an out-of-memory kill."""
+
+from __future__ import annotations
+
+import tracemalloc
+from copy import deepcopy
+
+import pytest
+
+from pad_engine.decoding.engine import Engine
+from pad_engine.decoding.model import Model, default_model_path
+from pad_engine.decoding.parser import MAX_CHART, Parser
+from pad_engine.errors import InputError
+from pad_engine.trees.deptree import DepSentence
+
+
+def flat(n: int) -> tuple[list[str], list[str], list[int]]:
+    """A flat sentence: one verb heading every other word."""
+    h = n // 2
+    tags = ["NN"] * n
+    tags[h - 1] = "VBD"
+    return [f"w{i}" for i in range(n)], tags, [0 if i == h else h for i in range(1, n + 1)]
+
+
+@pytest.fixture(scope="module")
+def bundled() -> Model:
+    return Model.load(default_model_path())
+
+
+def test_chart_memory_does_not_grow_with_the_grammar(bundled):
+    """A flat 300-word sentence with 1,000 unused symbols added to the bundled grammar: the
+    kernels' allocations stay small (before issue 23: 3.1 GB, cells x layers x symbols)."""
+    grown = deepcopy(bundled)
+    for i in range(1000):
+        grown.grammar.symbol(f"UNUSED{i}")
+    grown.invalidate()
+    parser = Parser(grown)
+    forms, tags, heads = flat(300)
+    parser.kbest(forms[:2], tags[:2], [2, 0], 10)  # compiled before measuring
+    for k in (1, 10):
+        tracemalloc.start()
+        try:
+            parser.kbest(forms, tags, heads, k)
+            peak = tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+        assert peak < 100 * 2**20, (k, peak)  # measured: 6 MB (k = 1), 10 MB (k = 10)
+
+
+def test_a_sentence_too_large_is_refused_with_its_size(bundled):
+    parser = Parser(bundled)
+    forms, tags, heads = flat(500)  # 250 x 250 cells of the head, one for each dependent
+    assert 63_249 * 11 > MAX_CHART > 63_249 * 2
+    with pytest.raises(InputError, match=r"500 words .* 63,249 chart cells \(word 250 has 499 "
+                                         r"dependents\); the limit is 54,545 cells for 10 trees"):
+        parser.kbest(forms, tags, heads, 10)
+    assert parser.parse(forms, tags, heads).tree.label == "TOP"  # k = 1 fits
+
+
+def test_batch_conversion_reports_the_refused_sentence_and_goes_on(bundled):
+    from pad_engine.batch.files import ConvertReport, convert_sentences
+
+    big, small = flat(500), flat(5)
+    sents = [DepSentence(*s, path="in.conll", line=line)
+             for s, line in ((big, 1), (small, 503))]
+    report = ConvertReport()
+    out = list(convert_sentences(Engine(bundled), sents, report, kbest=10))
+    assert out[0] == "\n" and out[1].count("(TOP ") >= 1
+    assert report.converted == 1
+    assert [str(p) for p in report.problems] == [
+        "in.conll:1: sentence too large to decode: 500 words whose d-parse needs 63,249 chart "
+        "cells (word 250 has 499 dependents); the limit is 54,545 cells for 10 trees"]

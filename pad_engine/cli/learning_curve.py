@@ -1,15 +1,21 @@
-"""``pad learning-curve``: the paper's low-resource experiment on the Penn Treebank sample."""
+"""``pad learning-curve``: the paper's low-resource experiment on the Penn Treebank sample, and
+Retrain's two ways (continuing from a model or from scratch) compared on it or on GUM."""
 
 from __future__ import annotations
 
 import argparse
 
 HELP = ("F1 on the Penn Treebank sample test split (wsj_0160-0199, gold tags and d-parses) "
-        "when retrained on the first N train sentences (wsj_0001-0159); a table and a plot.")
+        "when retrained on the first N train sentences (wsj_0001-0159); a table and a plot. "
+        "--compare-continued: retrained continuing from a model beside from scratch, also "
+        "on GUM's paired c- and d-parses.")
 
 DEFAULT_SIZES = (50, 100, 200, 500, 1000, 2000)
 SELECT_SIZES = [25, 50, 100, 200]
 TIMED_SIZE = 200
+COMPARE_SIZES = [5, 15, 50, 200]
+COMPARE_TEST = 300  # test trees at most, spread over the test split
+PAIRED_HOLD_OUT = 10  # the bundled UD model was trained with --hold-out 10 (README)
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -29,6 +35,18 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--labels", action="store_true",
                         help="label the d-parses as the original PAD's scripts do (phrase+"
                              "dependent phrase, e.g. S+NP) and train models that read them")
+    parser.add_argument("--compare-continued", action="store_true",
+                        help="Retrain's two ways instead, on the first N train sentences (default "
+                             "5 15 50 200): continuing from the model (--model, else the bundled "
+                             "one that fits the d-parses) and from scratch, scored on at most "
+                             f"{COMPARE_TEST} test sentences beside the model itself; rows SIZE "
+                             "CONTINUED-F1 SCRATCH-F1. --treebank may also be a folder of const/"
+                             "*.ptb paired with dep/*.conllu (GUM): train on the documents "
+                             f"`pad train --deps --hold-out {PAIRED_HOLD_OUT}` keeps, test on "
+                             "the ones it holds out, against their c-parses; from scratch the "
+                             "model reads their DEPREL, as Retrain offers")
+    parser.add_argument("--model", metavar="MODEL",
+                        help="with --compare-continued: the model to continue from")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -41,21 +59,40 @@ def run(args: argparse.Namespace) -> int:
     from pad_engine.learning.retrain import curve_point, retrain
 
     treebank = Path(args.treebank) if args.treebank else _nltk_treebank()
-    if not (treebank / "wsj_0001.mrg").exists():
-        raise InputError("no wsj_0001.mrg here: not the Penn Treebank sample", str(treebank))
+    paired = args.compare_continued and (treebank / "const").is_dir() \
+        and (treebank / "dep").is_dir()
+    if not paired and not (treebank / "wsj_0001.mrg").exists():
+        raise InputError("no wsj_0001.mrg here: not the Penn Treebank sample (nor, with "
+                         "--compare-continued, a folder with const/*.ptb and dep/*.conllu)",
+                         str(treebank))
     if args.sizes and min(args.sizes) < 1:
         raise InputError("--sizes must be positive")
+    if args.model and not args.compare_continued:
+        raise InputError("--model needs --compare-continued")
+    if args.compare_continued and (args.select or args.output):
+        raise InputError("--compare-continued prints a table: no --select, no -o")
+    if paired and args.labels:
+        raise InputError("--labels is for Penn trees: paired d-parses have their own labels")
     if args.output:
         from pad_engine.io.atomic import prepare_output
 
         prepare_output(args.output, [treebank / f"wsj_{n:04d}.mrg"
                                      for n in (*TRAIN_FILES, *TEST_FILES)])
     labels = "phrase" if args.labels else ""
-    train = load_split(treebank, TRAIN_FILES, args.headrules, labels)
-    test = load_split(treebank, TEST_FILES, args.headrules, labels)
-    sizes = args.sizes or [*(s for s in DEFAULT_SIZES if s < len(train)), len(train)]
+    if paired:
+        train, test = _paired_split(treebank)
+    else:
+        train = load_split(treebank, TRAIN_FILES, args.headrules, labels)
+        test = load_split(treebank, TEST_FILES, args.headrules, labels)
+    sizes = args.sizes or (COMPARE_SIZES if args.compare_continued else
+                           [*(s for s in DEFAULT_SIZES if s < len(train)), len(train)])
     if max(sizes) > len(train):
         raise InputError(f"--sizes: the train split has only {len(train)} sentences")
+    if args.compare_continued:
+        what = (f"every {PAIRED_HOLD_OUT}th document, against its c-parses" if paired
+                else f"wsj_0160-0199, {args.headrules} heads")
+        _compare_continued(train, test, sizes, args.model, "deprel" if paired else labels, what)
+        return 0
     print(f"# {len(test)} test sentences, gold tags and d-parses ({args.headrules} heads"
           + (", labeled as the original PAD's scripts do" if labels else "") + "), exact decoding")
     if args.select:
@@ -78,6 +115,79 @@ def run(args: argparse.Namespace) -> int:
         plot(points, args.output, labeled=bool(labels))
         print(f"pad learning-curve: plot written to {args.output}", file=sys.stderr)
     return 0
+
+
+def _compare_continued(train: list, test: list, sizes: list[int], model: str | None,
+                       labels: str, what: str) -> None:
+    """Rows SIZE CONTINUED-F1 SCRATCH-F1: Retrain on the first SIZE train sentences continuing
+    from the model, and from scratch (reading labels from ``labels``, as Retrain may), both
+    scored on at most COMPARE_TEST test sentences spread over the split, after the model's
+    own F1 on them."""
+    import sys
+
+    from pad_engine.learning.retrain import curve_point, evaluate
+
+    base, name = _base_model(model, train)
+    n = min(COMPARE_TEST, len(test))
+    kept = [test[i * len(test) // n] for i in range(n)]
+    print(f"# {n} of {len(test)} test sentences ({what}), gold tags and d-parses, exact "
+          f"decoding; continued from {name}")
+    print(f"# {name} itself: F1 {evaluate(base, kept).f1:.2f}", flush=True)
+    print("# SIZE\tCONTINUED F1\tSCRATCH F1")
+    for size in sizes:
+        continued = curve_point(train, kept, size, base=base)
+        scratch = curve_point(train, kept, size, labels=labels)
+        print(f"{size}\t{continued.f1:.2f}\t{scratch.f1:.2f}", flush=True)
+        print(f"pad learning-curve: {size} trees: trained in {continued.train_seconds:.1f} s "
+              f"continued, {scratch.train_seconds:.1f} s from scratch", file=sys.stderr)
+
+
+def _base_model(path: str | None, train: list) -> tuple:
+    """The model to continue from, and its name: ``path``, else the bundled model that
+    fits the train split's d-parses (as the app picks one for a file)."""
+    from pathlib import Path
+
+    from pad_engine.decoding.choice import choose
+    from pad_engine.decoding.model import Model
+    from pad_engine.errors import InputError
+    from pad_engine.trees.deptree import DepSentence
+
+    if path:
+        return Model.load(path), Path(path).name
+    choice = choose([DepSentence(ex.forms, ex.tags, ex.heads, ex.rels) for ex in train[:500]])
+    if choice.path is None:
+        raise InputError(f"no bundled model to continue from: {choice.reason}; give --model")
+    return choice.engine.model, choice.name
+
+
+def _paired_split(treebank) -> tuple[list, list]:
+    """GUM's layout (const/NAME.ptb with dep/NAME.conllu): the train split is the training
+    trees `pad train --deps --hold-out 10` makes of the kept documents (the bundled UD
+    model's), the test split the held-out documents' d-parses with their c-parses."""
+    import sys
+
+    from pad_engine.errors import InputError
+    from pad_engine.learning.pairs import (
+        examples_from_pairs,
+        hold_out,
+        read_pairs,
+        scored_examples,
+    )
+
+    trees = sorted((treebank / "const").glob("*.ptb"))
+    deps = [treebank / "dep" / f"{t.stem}.conllu" for t in trees]
+    for t, d in zip(trees, deps):
+        if not d.exists():
+            raise InputError(f"no {d.name} in dep/ to pair with this file", str(t))
+    if len(trees) < PAIRED_HOLD_OUT:
+        raise InputError(f"{len(trees)} tree files in const/: at least {PAIRED_HOLD_OUT} "
+                         f"needed (every {PAIRED_HOLD_OUT}th is held out)", str(treebank))
+    per_file, problems = read_pairs([str(t) for t in trees], [str(d) for d in deps])
+    kept, held = hold_out(per_file, PAIRED_HOLD_OUT)
+    made = examples_from_pairs(kept)
+    for problem in [*map(str, problems), *made.skipped]:
+        print(f"pad learning-curve: skipped {problem}", file=sys.stderr)
+    return made.examples, scored_examples(held)
 
 
 def _simulate(select: str, train: list, test: list, sizes: list[int]) -> None:

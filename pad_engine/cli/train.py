@@ -154,14 +154,12 @@ def _paired_examples(args: argparse.Namespace):
     import sys
 
     from pad_engine.errors import InputError
-    from pad_engine.learning.pairs import examples_from_pairs, read_pairs
+    from pad_engine.learning.pairs import examples_from_pairs, hold_out, read_pairs
 
     per_file, problems = read_pairs(
         args.trees, args.deps, encoding=args.encoding,
         warn=lambda note: print(f"pad train: {note}", file=sys.stderr))
-    k = args.hold_out
-    kept = [p for i, ps in enumerate(per_file) if not k or i % k != k - 1 for p in ps]
-    held = [p for i, ps in enumerate(per_file) if k and i % k == k - 1 for p in ps]
+    kept, held = hold_out(per_file, args.hold_out)
     if args.max_sentences > 0:
         kept = kept[: args.max_sentences]
     if not kept:

@@ -11,7 +11,7 @@ to build trees consistent with the d-parses it will be given.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from nltk import Tree
 
@@ -176,6 +176,21 @@ def examples_from_pairs(pairs: list[Pair],
         if progress is not None and (done % 200 == 0 or done == len(pairs)):
             progress(done, len(pairs))
     return out
+
+
+def scored_examples(pairs: list[Pair]) -> list[Example]:
+    """Pairs as test examples for :func:`pad_engine.learning.retrain.evaluate`: decoded under
+    their d-parses, scored against their c-parses (not the closest consistent trees)."""
+    return [replace(example_from_lextree(guided_lextree(p), p.forms, p.rels), heads=p.heads)
+            for p in pairs]
+
+
+def hold_out(per_file: list[list[Pair]], k: int) -> tuple[list[Pair], list[Pair]]:
+    """The pairs of the kept files and those of every K-th file (the K-th, 2K-th...), as
+    ``pad train --hold-out K`` splits them; K 0 keeps every file."""
+    kept = [p for i, ps in enumerate(per_file) if not k or i % k != k - 1 for p in ps]
+    held = [p for i, ps in enumerate(per_file) if k and i % k == k - 1 for p in ps]
+    return kept, held
 
 
 def read_pairs(tree_files: list[str], dep_files: list[str], pos: str = "auto",

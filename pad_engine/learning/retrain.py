@@ -215,15 +215,17 @@ class CurvePoint:
 
 
 def curve_point(train_examples: list[Example], test: list[Example], size: int,
-                cancel: Callable[[], bool] | None = None, labels: str = "") -> CurvePoint:
-    """Train from scratch on the first ``size`` examples (reading their d-parse labels when
-    ``labels`` names their source) and score on ``test``."""
+                cancel: Callable[[], bool] | None = None, labels: str = "",
+                base: Model | None = None) -> CurvePoint:
+    """Train on the first ``size`` examples as :func:`retrain` does, from scratch (reading
+    their d-parse labels when ``labels`` names their source) or continuing from ``base``,
+    and score on ``test``."""
     if size < 1:
         raise ValueError(f"training size must be at least 1, got {size}")
     if size > len(train_examples):
         raise ValueError(f"training size {size} exceeds the {len(train_examples)} trees given")
     start = time.perf_counter()
-    model = retrain(train_examples[:size], cancel=cancel, labels=labels)
+    model = retrain(train_examples[:size], base, cancel=cancel, labels=labels)
     seconds = time.perf_counter() - start
     result = evaluate(model, test, cancel=cancel)
     return CurvePoint(size, result.f1, seconds, result.hows)

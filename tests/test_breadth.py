@@ -198,10 +198,31 @@ def test_farpahc_trains_with_its_ud_pair(farpahc_dir, tmp_path, capsys):
     out = tmp_path / "fo.padmodel"
     assert main(["train", str(farpahc_dir / "1936.ntjohn.rel-bib.psd"), "--deps",
                  str(farpahc_dir / "fo_farpahc-ud-train.conllu"), "--epochs", "1",
-                 "--no-backoff", "-o", str(out)]) == 0
+                 "--no-backoff", "--hold-out", "10", "-o", str(out)]) == 0
     err = capsys.readouterr().err
-    assert "pad train: 955 trees" in err
     assert err.count("skipped") == 65  # UD splits words the .psd joins with $: each named
+    # one file pair: every 10th of its 955 sentence pairs is held out and scored
+    assert "pad train: held-out 95 sentences: F1 " in err
+    assert "pad train: 860 trees" in err
+
+
+def test_hold_out_sets_aside_files_or_with_fewer_files_sentences():
+    from pad_engine.learning.pairs import hold_out
+
+    files = [[f"{f}.{i}" for i in range(4)] for f in "abc"]
+    assert hold_out(files, 3) == ([*files[0], *files[1]], files[2])
+    assert hold_out(files, 0) == ([p for ps in files for p in ps], [])
+    kept, held = hold_out(files[:1], 3)  # one file: every 3rd sentence
+    assert held == ["a.2"] and kept == ["a.0", "a.1", "a.3"]
+
+
+def test_headrules_with_deps_is_refused_not_ignored(tmp_path, capsys):
+    trees, deps = tmp_path / "t.mrg", tmp_path / "d.conll"
+    trees.write_text("(S (NP (DT The) (NN cat)) (VP (VBD sat)))\n")
+    deps.write_text(_conll([("The", "DT", 2), ("cat", "NN", 3), ("sat", "VBD", 0)]))
+    assert main(["train", str(trees), "--deps", str(deps), "--headrules", "icepahc",
+                 "-o", str(tmp_path / "m.padmodel")]) == 1
+    assert "--headrules has no effect with --deps" in capsys.readouterr().err
 
 
 def _conll(rows: list[tuple[str, str, int]]) -> str:

@@ -13,8 +13,9 @@ HELP = ("Train a PAD model on Penn trees, lexicalized with a head table or, with
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("trees", nargs="+", help="Penn tree files (.mrg/.ptb)")
     parser.add_argument("-o", "--output", required=True, help="model file to write")
-    parser.add_argument("--headrules", default="collins",
-                        help="head table: collins, content, or a path (default collins)")
+    parser.add_argument("--headrules", default=None,
+                        help="head table: collins, content, icepahc, or a path (default "
+                             "collins); not with --deps, where the d-parses give the heads")
     parser.add_argument("--epochs", type=int, default=10, help="passes over the data (10)")
     parser.add_argument("--max-sentences", type=int, default=0,
                         help="use only the first N trees (0: all)")
@@ -42,7 +43,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
                              "(phrase+dependent phrase, e.g. S+NP). The model then expects "
                              "input labeled the same way")
     parser.add_argument("--hold-out", type=int, default=0, metavar="K",
-                        help="with --deps: set every K-th file pair aside and report F1 on it")
+                        help="with --deps: set every K-th file pair aside (every K-th "
+                             "sentence with fewer than K files) and report F1 on it")
     add_encoding(parser)
 
 
@@ -63,6 +65,10 @@ def run(args: argparse.Namespace) -> int:
         raise InputError("--hold-out needs --deps")
     if args.hold_out == 1 or args.hold_out < 0:
         raise InputError("--hold-out K needs K >= 2 (every K-th file pair is set aside)")
+    if args.deps and args.headrules is not None:
+        raise InputError("--headrules has no effect with --deps: the d-parses give the heads")
+    if args.headrules is None:
+        args.headrules = "collins"
     prepare_output(args.output, [*args.trees, *(args.deps or []),
                                  *([args.headrules] if args.headrules not in SHIPPED else [])])
     held = []

@@ -186,10 +186,14 @@ def scored_examples(pairs: list[Pair]) -> list[Example]:
 
 
 def hold_out(per_file: list[list[Pair]], k: int) -> tuple[list[Pair], list[Pair]]:
-    """The pairs of the kept files and those of every K-th file (the K-th, 2K-th...), as
-    ``pad train --hold-out K`` splits them; K 0 keeps every file."""
-    kept = [p for i, ps in enumerate(per_file) if not k or i % k != k - 1 for p in ps]
-    held = [p for i, ps in enumerate(per_file) if k and i % k == k - 1 for p in ps]
+    """The kept pairs and those set aside, as ``pad train --hold-out K`` splits them: every
+    K-th file (the K-th, 2K-th...), whole documents as in GUM; with fewer than K files
+    (one corpus in one file, as FarPaHC) every K-th sentence. K 0 keeps everything."""
+    if not k:
+        return [p for ps in per_file for p in ps], []
+    units = per_file if len(per_file) >= k else [[p] for ps in per_file for p in ps]
+    kept = [p for i, ps in enumerate(units) if i % k != k - 1 for p in ps]
+    held = [p for i, ps in enumerate(units) if i % k == k - 1 for p in ps]
     return kept, held
 
 

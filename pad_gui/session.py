@@ -71,6 +71,7 @@ class Session:
         self.sentences = result.sentences
         self.skipped = result.skipped
         self.format = result.format
+        self.predicted_by = result.predicted_by  # text model whose arcs these are, if any
         self.store = store
         self.cache = DecodedCache()  # decode key -> candidates (packed) or the error
         self._words = [" ".join(s.forms) for s in self.sentences]

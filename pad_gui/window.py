@@ -265,6 +265,7 @@ class MainWindow(QMainWindow):
         s = self.session
         self.sentences.model.set_session(s)
         self.scene.clear()
+        self._show_model()  # what the panel says may depend on the file (predicted arcs)
         if s is not None:
             self.setWindowTitle(f"{s.path.name} — PAD Studio")
             self.sentences.table.setFocus()  # the keyboard starts in the list
@@ -285,7 +286,7 @@ class MainWindow(QMainWindow):
         text = self.models.describe_active()
         if self.models.loading:
             text += " (loading…)"
-        text += self.workspace.label_warning()
+        text += self.workspace.arcs_note() + self.workspace.label_warning()
         self.model_label.setText(text)
         self.model_label.setToolTip(text)  # also where it was before it was shown in full
 

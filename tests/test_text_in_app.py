@@ -4,6 +4,7 @@ and their c-parses (issue 20, point 3)."""
 from __future__ import annotations
 
 import pytest
+from guikit import SAMPLE
 
 from pad_engine.api import read_for_annotation
 from pad_engine.trees.deptree import tree_problem
@@ -56,8 +57,13 @@ def test_the_app_opens_a_text_file_and_shows_candidates(qtbot, tmp_path):
     qtbot.waitUntil(window.decoded_current, timeout=60000)
     assert len(window.session) == 3
     assert any("arcs predicted by the text model" in text for text in said), said
+    # and the model panel keeps saying so after the status bar has moved on
+    qtbot.waitUntil(lambda: "arcs predicted by the text model english-ewt-ud.padparser"
+                    in window.model_label.text(), timeout=10000)
     assert window.workspace.session.view(0).heads == tuple(window.session.sentences[0].heads)
     window.grab().save(str(tmp_path / "text.png"))
+    window.open_path(SAMPLE)  # d-parsed: nothing predicted
+    qtbot.waitUntil(lambda: "arcs predicted" not in window.model_label.text(), timeout=10000)
     window.close()
 
 

@@ -33,6 +33,7 @@ class ConllResult:
     skipped: list[InputError] = field(default_factory=list)
     format: str = "conllx"  # "conllx" or "conllu"
     note: str | None = None  # a warning about the file's encoding, if it was not UTF-8
+    predicted_by: str | None = None  # the text model that predicted the arcs, if it did
 
     def in_file_order(self) -> list[DepSentence | None]:
         """The file's sentences in order, None where a skipped one stood (so that each keeps

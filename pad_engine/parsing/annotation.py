@@ -52,7 +52,7 @@ def read_for_annotation(path: str | os.PathLike[str], encoding: str | None = Non
         for sent, line in zip(result.sentences, lines):
             sent.line = line
     result.skipped = skipped + result.skipped
-    note = (f"{name}: arcs predicted by the text model {model_path.name} (check them: about "
-            "83% of the words get the right head on UD English EWT)")
+    result.predicted_by = model_path.name
+    note = f"{name}: arcs predicted by the text model {model_path.name}: check them"
     result.note = "; ".join(n for n in (decoded.warning(name), note) if n)
     return result

@@ -148,6 +148,13 @@ class Workspace:
         warning = self.label_warning()
         self.message.emit(f"Decoding with model {name}" + warning, 15000 if warning else SHORT)
 
+    def arcs_note(self) -> str:
+        """"; arcs predicted by ..." when the file's arcs are a text model's, not the file's."""
+        s = self.session
+        if s is None or not s.predicted_by:
+            return ""
+        return f"; arcs predicted by the text model {s.predicted_by}: check them"
+
     def label_warning(self) -> str:
         """"; warning" when the model reads labels this file mostly lacks, else ""."""
         if self.converter is None or self.session is None:

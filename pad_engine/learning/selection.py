@@ -4,11 +4,12 @@ The model's certainty about a sentence is the score margin between its two best 
 (same d-parse), per word: a small margin means the model barely preferred its answer, so a
 correction there teaches it most; dividing by the length keeps long sentences from looking
 uncertain merely for having more decisions. Sentences of up to :data:`SHORT` words come
-first: an annotator's cost grows with the length, and on the PTB sample (simulated, from
-scratch, batches 25/50/100/150/200/250) the F1 of 200 file-order sentences (94.87, 4,783
-words) is reached with about 3,700 words this way; least-sure-first over all lengths needs
-more words than file order (long sentences have the smallest margins), a cap of 25 words
-3,985. A sentence with a single consistent c-parse has nothing to teach and sorts last.
+first: an annotator's cost grows with the length (README, "The next sentence worth
+correcting", has the simulated figures); least-sure-first over all lengths needs more words
+than file order (long sentences have the smallest margins). Also measured and dropped: caps
+of 15 and 25 words, and the total margin or the margin times the square root of the length
+instead of the margin per word (each needed more words for the F1 of 200 file-order
+sentences). A sentence with a single consistent c-parse has nothing to teach and sorts last.
 
 :func:`simulate` measures an order by simulated annotation: the gold tree stands in for the
 annotator, the model is retrained after each batch and scored on a held-out set, with the

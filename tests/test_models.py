@@ -94,3 +94,18 @@ def test_convert_dir_picks_the_model_that_fits_each_file(ewt_dir, tmp_path, caps
     assert "converted with english-gum-ud (UD-style" in capsys.readouterr().err
     report = json.loads((tmp_path / "out" / "pad-convert-report.json").read_text())
     assert report["files"][0]["model"].startswith("english-gum-ud")
+
+
+def test_bench_ud_row_counts_every_sentence_by_the_pass_that_settled_it(ewt_dir, tmp_path):
+    from pad_engine.learning.bench import format_ud, ud_figures
+
+    text = next(ewt_dir.glob("*train.conllu")).read_text(encoding="utf-8")
+    blocks = text.split("\n\n")[:60]
+    (tmp_path / "en_ewt-ud-train.conllu").write_text("\n\n".join(blocks) + "\n\n",
+                                                      encoding="utf-8")
+    f = ud_figures(tmp_path)
+    assert f["ud_sentences"] == 60 == sum(f["ud_passes"].values())
+    assert set(f["ud_passes"]) <= {"pruned", "exact", "glue", "fallback"}
+    assert f["ud_end_to_end_sent_per_s"] > 0
+    row = format_ud(f)
+    assert "60 sentences" in row and all(f"{k} {v}" in row for k, v in f["ud_passes"].items())

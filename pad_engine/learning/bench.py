@@ -134,12 +134,51 @@ def convert_process(model_path: Path, conll: Path, out: Path) -> tuple[float, in
     return seconds, peak
 
 
+def ud_figures(ewt: Path) -> dict:
+    """The bundled UD model on UD English EWT train, as users bring UD files: ``pad convert``
+    end to end (a fresh process, after its start-up), and how many sentences each decoding
+    pass settled with the mean time per sentence of each kind (pruned alone; pruned, exact
+    and then glue for a sentence the learned grammar cannot cover)."""
+    from pad_engine.decoding.choice import UD_MODEL
+    from pad_engine.io.conll import read_conll
+    from pad_engine.resources import resource_path
+    from pad_engine.trees.projectivize import projectivize
+
+    path = ewt / "en_ewt-ud-train.conllu"
+    if not path.exists():
+        raise InputError("no en_ewt-ud-train.conllu here: not UD English EWT", str(ewt))
+    model_path = resource_path("models", UD_MODEL)
+    parser = Parser(Model.load(model_path))
+    sentences = read_conll(path, on_error="skip").sentences
+    first = sentences[0]
+    parser.parse(first.forms, first.tags, projectivize(first.heads)[0], rels=first.rels)
+    _ = parser.glue  # built once per process: part of start-up, not of a sentence
+    seconds: dict[str, float] = {}
+    counts: dict[str, int] = {}
+    for s in sentences:
+        heads = projectivize(s.heads)[0]
+        start = time.perf_counter()
+        how = parser.parse(s.forms, s.tags, heads, rels=s.rels).how
+        seconds[how] = seconds.get(how, 0.0) + time.perf_counter() - start
+        counts[how] = counts.get(how, 0) + 1
+    with tempfile.TemporaryDirectory() as tmp:
+        tmpdir = Path(tmp)
+        one = tmpdir / "one.conllu"
+        one.write_text("\n".join(first.lines) + "\n\n", encoding="utf-8")
+        startup, _ = convert_process(model_path, one, tmpdir / "one.mrg")
+        wall, _ = convert_process(model_path, path, tmpdir / "ewt.mrg")
+    return {"ud_sentences": len(sentences), "ud_passes": counts,
+            "ud_ms": {k: 1000 * seconds[k] / counts[k] for k in counts},
+            "ud_end_to_end_sent_per_s": _rate(len(sentences), wall - startup),
+            "ud_wall_seconds": wall}
+
+
 def run_bench(treebank: Path, model_path: Path | None = None, epochs: int = 10,
               headrules: str = "collins", out: Callable[[str], None] = print,
-              labels: str = "") -> dict:
+              labels: str = "", ewt: Path | None = None) -> dict:
     """Train (unless a model is given; reading d-parse labels of the scheme ``labels``, if
     any), evaluate and time; print and return the figures. A given model's test d-parses are
-    labeled the way it was trained."""
+    labeled the way it was trained. With ``ewt``, the UD row too (:func:`ud_figures`)."""
     figures: dict = {}
     if model_path is None:
         train_ex = load_split(treebank, TRAIN_FILES, headrules, labels)
@@ -204,6 +243,8 @@ def run_bench(treebank: Path, model_path: Path | None = None, epochs: int = 10,
         figures["end_to_end_sent_per_s"] = _rate(10 * len(test), wall - startup)
         figures["end_to_end_wall_seconds"] = wall
         figures["convert_peak_mb"] = peak / 1024
+    if ewt is not None:
+        figures.update(ud_figures(ewt))
     figures["bench_peak_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     figures["test_sentences"] = len(test)
     for line in format_figures(figures):
@@ -240,4 +281,15 @@ def format_figures(f: dict) -> list[str]:
         f"bench peak memory              {f['bench_peak_mb']:.0f} MB",
         f"model file                     {f['model_file_mb']:.1f} MB",
     ]
+    if "ud_passes" in f:
+        lines.append(format_ud(f))
     return [re.sub(r"\s+$", "", line) for line in lines]
+
+
+def format_ud(f: dict) -> str:
+    """The UD row (:func:`ud_figures`)."""
+    passes = ", ".join(f"{k} {v:,} ({f['ud_ms'][k]:.2f} ms each)"
+                       for k, v in sorted(f["ud_passes"].items()))
+    return (f"UD: EWT train, english-gum-ud  {f['ud_end_to_end_sent_per_s']:,.0f} sent/s end to "
+            f"end after start-up ({f['ud_wall_seconds']:.2f} s wall for {f['ud_sentences']:,} "
+            f"sentences); settled by {passes}")

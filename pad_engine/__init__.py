@@ -7,10 +7,19 @@ from pathlib import Path
 
 __version__ = "0.1.0"
 
-_JIT_SOURCES = (
-    "trees/structure.py", "decoding/features.py", "decoding/decoder.py", "decoding/kbest.py",
-    "learning/train.py", "trees/projectivize.py",
-)
+
+def jit_sources(here: Path) -> list[Path]:
+    """The package's source files that use Numba, in a stable order."""
+    return sorted(p for p in here.rglob("*.py") if b"numba" in p.read_bytes())
+
+
+def jit_key(here: Path) -> str:
+    """A digest of every Numba source of the package at ``here``."""
+    digest = hashlib.sha1()
+    for path in jit_sources(here):
+        digest.update(path.relative_to(here).as_posix().encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
 
 
 def _numba_cache_dir() -> None:
@@ -25,11 +34,8 @@ def _numba_cache_dir() -> None:
     if "NUMBA_CACHE_DIR" in os.environ:
         return
     here = Path(__file__).parent
-    digest = hashlib.sha1()
-    for name in _JIT_SOURCES:
-        digest.update((here / name).read_bytes())
     base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
-    os.environ["NUMBA_CACHE_DIR"] = str(base / "pad-studio" / f"numba-{digest.hexdigest()[:16]}")
+    os.environ["NUMBA_CACHE_DIR"] = str(base / "pad-studio" / f"numba-{jit_key(here)}")
     if "numba" in sys.modules:  # imported before us: make it read the variable again
         from numba.core import config
 

@@ -43,6 +43,23 @@ def test_it_learns_its_training_sentences(bank, model):
     assert model.label(first.forms, first.tags, first.heads) == first.rels
 
 
+def test_the_arc_model_reads_upos_beside_xpos(bank, model):
+    from pad_engine.parsing.arcs import A_CTAG, A_TAG, sentence_arrays
+
+    first = bank.sentences[0]
+    upos = bank.upos[0]
+    assert model.coarse_column == "upos"
+    assert model.arc_tags({"xpos": first.tags, "upos": upos}) == (first.tags, upos)
+    both = sentence_arrays(first.forms, first.tags, upos)
+    alone = sentence_arrays(first.forms, first.tags)
+    assert (both[A_CTAG] != both[A_TAG]).any()  # the sample's UPOS differ from its XPOS
+    assert (alone[A_CTAG] == alone[A_TAG]).all()  # one column: the tags again
+    xpos_only = TextModel(model.taggers.copy(), model.arc_weights, model.arc_filter)
+    del xpos_only.taggers["upos"]
+    assert xpos_only.coarse_column is None
+    assert xpos_only.arc_tags({"xpos": first.tags}) == (first.tags, None)
+
+
 def test_jackknifed_d_parses_come_from_models_that_did_not_see_them(bank):
     """Each sentence parsed by a model trained on the other folds: real trees in input
     order, with the errors of unseen text (a model that saw them gets them all right)."""
@@ -91,7 +108,7 @@ def _set_meta(members, meta):
     ("pickle", "damaged or not a PAD Studio text model"),
     ("padmodel", "not a PAD Studio text model (format 'pad-studio-model')"),
     ("newer", "newer than this PAD Studio understands"),
-    ("older", "format version 1 is older than this PAD Studio's (2); retrain it"),
+    ("older", "format version 2 is older than this PAD Studio's (3); retrain it"),
     ("index", "table 'arcs' does not fit its size"),
     ("tags", "tagger 'xpos' tables do not fit"),
     ("no-meta", "not a PAD Studio text model (no meta)"),
@@ -117,7 +134,7 @@ def test_bad_files_are_refused_in_one_line(model, tmp_path, damage, message):
         _rewrite(good, bad, newer)
     elif damage == "older":
         def older(m):
-            _set_meta(m, {**_meta(m), "version": 1})
+            _set_meta(m, {**_meta(m), "version": 2})
         _rewrite(good, bad, older)
     elif damage == "index":
         def index(m):

@@ -41,7 +41,7 @@ def tree_score(scores, arr, weights, heads) -> float:
 
 
 def random_sentence(n: int, rng) -> np.ndarray:
-    arr = rng.integers(16, 24, (5, n + 1)).astype(np.int64)  # few atoms: shared features
+    arr = rng.integers(16, 24, (6, n + 1)).astype(np.int64)  # few atoms: shared features
     arr[3] = rng.integers(0, 4, n + 1)
     arr[:, 0] = 3
     arr[3, 0] = 0

@@ -41,3 +41,24 @@ def test_training_is_deterministic(tagger):
 
 def test_an_empty_sentence_has_no_tags(tagger):
     assert tagger.tag([]) == []
+
+
+def test_held_out_tags_come_from_taggers_that_did_not_see_the_sentence():
+    """The tags the parser trains on beside the gold ones: a word seen in one sentence only
+    gets its tag from the final tagger, but not from the fold tagger that never saw it."""
+    from pad_engine.parsing.tagger import train_tagger_heldout
+
+    rare = (["zorp"], ["FW"])
+    data = SENTENCES + [rare]
+    tagger, held = train_tagger_heldout(data, epochs=10, bits=14, folds=2)
+    assert [len(t) for t in held] == [len(f) for f, _ in data]
+    assert tagger.tag(["zorp"]) == ["FW"]
+    assert held[-1] != ["FW"]
+    assert sum(h == t for (_, t), h in zip(SENTENCES, held)) > len(SENTENCES) // 2
+
+
+def test_perceptron_and_passive_aggressive_steps_both_learn(tagger):
+    plain = train_tagger(SENTENCES, epochs=10, bits=14, folds=2, clip=0.0)
+    assert not (plain.weights == tagger.weights).all()
+    for forms, tags in SENTENCES:
+        assert plain.tag(forms) == tags

@@ -12,10 +12,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="CoNLL-X/CoNLL-U files with gold heads and tags")
     parser.add_argument("-o", "--output", required=True, metavar="PARSER",
                         help="text model file to write (.padparser)")
-    parser.add_argument("--epochs", type=int, default=8, help="parser epochs (8)")
+    parser.add_argument("--epochs", type=int, default=6, help="parser epochs (6)")
     parser.add_argument("--tagger-epochs", type=int, default=15,
-                        help="tagger and label epochs (15: PTB sample test tagging 96.50, "
-                             "96.42 with 10)")
+                        help="tagger and label epochs (15; PTB sample test tagging 96.60)")
     parser.add_argument("--no-labels", action="store_true",
                         help="no label model, even if the treebank has a DEPREL column")
     parser.add_argument("--seed", type=int, default=0, help="shuffling seed (0)")

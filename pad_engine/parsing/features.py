@@ -95,12 +95,13 @@ def best_class(feats, k, weights, mask, scores):
 
 
 @njit(cache=True, nogil=True)
-def move_classes(feats, k, weights, total, mask, gold, wrong, step):
-    """A perceptron update toward class ``gold`` and away from ``wrong`` on the first ``k``
-    feature keys; ``total`` gathers step-weighted updates for averaging."""
+def move_classes(feats, k, weights, total, mask, gold, wrong, step, amount=1.0):
+    """An update by ``amount`` (a perceptron's 1) toward class ``gold`` and away from
+    ``wrong`` on the first ``k`` feature keys; ``total`` gathers step-weighted updates for
+    averaging."""
     for j in range(k):
         q = slot(feats[j], mask)
-        weights[q + gold] += 1.0
-        total[q + gold] += step
-        weights[q + wrong] -= 1.0
-        total[q + wrong] -= step
+        weights[q + gold] += amount
+        total[q + gold] += amount * step
+        weights[q + wrong] -= amount
+        total[q + wrong] -= amount * step

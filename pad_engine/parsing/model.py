@@ -6,9 +6,8 @@ table sizes, which tag column the parser reads, the d-parse convention, a ``trai
 record) and each table stored sparsely as ``NAME.index`` (uint32) and ``NAME.value``
 (float32): hashed tables are mostly zeros, so this keeps files small. Never a pickle.
 
-Version 2 (second-order arc model with sibling parts, the tag-pair filter table ``filter``)
-replaced version 1 (first-order arcs, other features): a version 1 file is refused with the
-advice to retrain it.
+Version 3 (arc features of a second tag column, UPOS beside XPOS) replaced version 2, which
+replaced version 1 (first-order arcs): an older file is refused with the advice to retrain it.
 """
 
 from __future__ import annotations
@@ -31,10 +30,10 @@ from pad_engine.parsing.tagger import Tagger
 
 MAX_MEMBERS = 64  # a model with two taggers has 15
 MAX_TABLE_BYTES = 256 << 20
-MAX_TABLE_SIZE = 1 << 26  # entries of one hashed table (the bundled models use 2**22)
+MAX_TABLE_SIZE = 1 << 26  # entries of one hashed table (the bundled models use 2**22 and 2**23)
 TABLE_DTYPES = {"index": ("<u4", "<i4", "<i8", "<u8"), "value": ("<f4",)}
 FORMAT = "pad-studio-text-model"
-VERSION = 2
+VERSION = 3
 TAG_COLUMNS = ("xpos", "upos")
 
 
@@ -57,6 +56,18 @@ class TextModel:
     training: dict = field(default_factory=dict)
 
     @property
+    def coarse_column(self) -> str | None:
+        """The second tag column the arc model reads beside ``parse_column`` (UPOS beside
+        XPOS), if the model tags one."""
+        return next((c for c in TAG_COLUMNS if c != self.parse_column and c in self.taggers),
+                    None)
+
+    def arc_tags(self, tags: dict[str, list[str]]) -> tuple[list[str], list[str] | None]:
+        """The parser's tags and coarse tags out of a sentence's tag columns."""
+        coarse = self.coarse_column
+        return tags[self.parse_column], tags.get(coarse) if coarse else None
+
+    @property
     def arc_mask(self) -> int:
         return self.arc_weights.shape[0] - 1
 
@@ -68,11 +79,13 @@ class TextModel:
         """The predicted tags of each column the model has a tagger for."""
         return {col: tagger.tag(forms) for col, tagger in self.taggers.items()}
 
-    def parse(self, forms: Sequence[str], tags: Sequence[str]) -> list[int]:
-        """The best projective d-parse of a tagged sentence (heads, 0 = root)."""
+    def parse(self, forms: Sequence[str], tags: Sequence[str],
+              coarse: Sequence[str] | None = None) -> list[int]:
+        """The best projective d-parse of a tagged sentence (heads, 0 = root); ``coarse``:
+        the :attr:`coarse_column` tags, where the model has that column."""
         if not forms:
             return []
-        arr = sentence_arrays(forms, tags)
+        arr = sentence_arrays(forms, tags, coarse)
         return parse_arrays(arr, self.arc_weights, self.arc_mask, self.arc_filter).tolist()
 
     def label(self, forms: Sequence[str], tags: Sequence[str], heads: Sequence[int],
@@ -87,12 +100,12 @@ class TextModel:
                              self.label_mask, len(self.labels))
         return [self.labels[k] for k in ids]
 
-    def parse_and_label(self, forms: Sequence[str], tags: Sequence[str]
-                        ) -> tuple[list[int], list[str]]:
+    def parse_and_label(self, forms: Sequence[str], tags: Sequence[str],
+                        coarse: Sequence[str] | None = None) -> tuple[list[int], list[str]]:
         """The d-parse of a tagged sentence and its labels (the sentence read once)."""
         if not forms:
             return [], []
-        arr = sentence_arrays(forms, tags)
+        arr = sentence_arrays(forms, tags, coarse)
         heads = parse_arrays(arr, self.arc_weights, self.arc_mask, self.arc_filter)
         return heads.tolist(), self.label(forms, tags, heads, arr)
 

@@ -1,5 +1,6 @@
-"""Decoding and averaged-perceptron training of the arc model: arc scores (pruned by the
-tag-pair filter), Eisner's decoder with sibling parts, cost-augmented training decodes."""
+"""Decoding and averaged online training of the arc model (perceptron or passive-aggressive
+steps): arc scores (pruned by the tag-pair filter), Eisner's decoder with sibling parts,
+cost-augmented training decodes."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from pad_engine.parsing.arcs import (
     between_base,
     class_counts,
     sibling_features,
+    sibling_score,
     siblings,
 )
 from pad_engine.parsing.eisner import eisner2
@@ -47,9 +49,12 @@ def _move_arc(h, m, arr, counts, sign, weights, total, mask, step, feats):
 
 
 @njit(cache=True, nogil=True)
-def train_epoch(arrays, starts, heads, order, weights, total, mask, step, cost, table):
-    """One perceptron pass: decode each sentence with ``cost`` added to every wrong arc, and
-    where it errs move the weights toward its gold parts; returns (wrong arcs, new step)."""
+def train_epoch(arrays, starts, heads, order, weights, total, mask, step, cost, table,
+                clip=0.0):
+    """One pass: decode each sentence with ``cost`` added to every wrong arc, and where it
+    errs move the weights toward its gold parts; returns (wrong arcs, new step). With
+    ``clip`` > 0 the move is passive-aggressive (PA-I): just enough to score the gold tree
+    above the prediction by its cost, at most ``clip``; else a perceptron step of 1."""
     feats = np.empty(MAX_ARC_FEATURES, np.int64)
     sfeats = np.empty(MAX_SIB_FEATURES, np.int64)
     wrong = 0
@@ -65,16 +70,29 @@ def train_epoch(arrays, starts, heads, order, weights, total, mask, step, cost, 
                     scores[h, m] += cost
         pred = eisner2(scores, arr, weights, mask)
         gsib, psib = siblings(gold), siblings(pred)
+        tau = 1.0
+        if clip > 0.0:
+            loss, norm = 0.0, 0.0
+            for m in range(1, b - a):
+                g, p = gold[m - 1], pred[m - 1]
+                if g != p:
+                    loss += scores[p, m] - scores[g, m]
+                    norm += 2.0 * (MAX_ARC_FEATURES + abs(g - m) + abs(p - m))
+                if g != p or gsib[m - 1] != psib[m - 1]:
+                    loss += (sibling_score(p, psib[m - 1], m, arr, weights, mask, sfeats)
+                             - sibling_score(g, gsib[m - 1], m, arr, weights, mask, sfeats))
+                    norm += 2.0 * MAX_SIB_FEATURES
+            tau = min(clip, max(loss, 0.0) / norm) if norm > 0.0 else 0.0
         for m in range(1, b - a):
             g, p = gold[m - 1], pred[m - 1]
             if g != p:
                 wrong += 1
-                _move_arc(g, m, arr, counts, 1.0, weights, total, mask, step, feats)
-                _move_arc(p, m, arr, counts, -1.0, weights, total, mask, step, feats)
+                _move_arc(g, m, arr, counts, tau, weights, total, mask, step, feats)
+                _move_arc(p, m, arr, counts, -tau, weights, total, mask, step, feats)
             if g != p or gsib[m - 1] != psib[m - 1]:
-                _move(sfeats, sibling_features(g, gsib[m - 1], m, arr, sfeats), 1.0, weights,
+                _move(sfeats, sibling_features(g, gsib[m - 1], m, arr, sfeats), tau, weights,
                       total, mask, step)
-                _move(sfeats, sibling_features(p, psib[m - 1], m, arr, sfeats), -1.0, weights,
+                _move(sfeats, sibling_features(p, psib[m - 1], m, arr, sfeats), -tau, weights,
                       total, mask, step)
         step += 1.0
     return wrong, step

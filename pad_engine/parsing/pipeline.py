@@ -64,9 +64,9 @@ class TextPipeline:
         for col, tagger in m.taggers.items():
             if col not in tags:
                 tags[col] = tagger.tag(sent.forms)
-        parse_tags = tags[m.parse_column]
+        parse_tags, coarse = m.arc_tags(tags)
         if sent.heads is None:
-            heads, rels = m.parse_and_label(sent.forms, parse_tags)
+            heads, rels = m.parse_and_label(sent.forms, parse_tags, coarse)
             return Analysis(sent, tags, heads, rels, parse_tags)
         given = [line.split("\t")[7] for line in sent.lines
                  if not line.startswith("#") and line.split("\t")[0].isdigit()]

@@ -1,5 +1,6 @@
-"""A two-pass greedy POS tagger: averaged perceptrons over hashed word, affix, shape and
-context features (the two previous predicted tags, two words each side), in Numba.
+"""A two-pass greedy POS tagger: averaged linear classifiers (passive-aggressive updates, see
+:data:`CLIP`) over hashed word, affix, shape and context features (the two previous
+predicted tags, two words each side), in Numba.
 
 Left to right, a word sees the tags just predicted before it but not those after it; so a
 second pass tags again with the first pass's tags of the next two words as features too.
@@ -40,6 +41,10 @@ from pad_engine.parsing.features import (
 
 MAX_FEATURES = 40
 DEFAULT_TAGGER_BITS = 22
+# Largest passive-aggressive step (0: perceptron updates). UPOS on UD English EWT dev: 95.24
+# against 95.11 for the perceptron (95.16 at 0.03 and 0.1, 94.92 at 0.003); XPOS 94.66
+# against 94.44
+CLIP = 0.01
 
 
 @dataclass
@@ -146,7 +151,7 @@ def _tag(atoms, weights, weights2, mask, ntags, out):
 
 
 @njit(cache=True, nogil=True)
-def _epoch(atoms, aheads, starts, gold, order, weights, total, mask, ntags, step):
+def _epoch(atoms, aheads, starts, gold, order, weights, total, mask, ntags, step, clip):
     """One pass over the sentences in ``order``; returns (errors, new step). ``total`` holds
     step-weighted updates for averaging (final weights = weights - total / step); ``aheads``
     are first-pass tags (empty when training the first pass)."""
@@ -164,7 +169,18 @@ def _epoch(atoms, aheads, starts, gold, order, weights, total, mask, ntags, step
             g = gold[a + i]
             if t != g:
                 errors += 1
-                move_classes(feats, k, weights, total, mask, g, t, step)
+            if clip <= 0.0:
+                if t != g:
+                    move_classes(feats, k, weights, total, mask, g, t, step)
+            else:  # passive-aggressive: toward a margin of 1 over the best wrong tag
+                w = -1
+                for c in range(ntags):
+                    if c != g and (w < 0 or scores[c] > scores[w]):
+                        w = c
+                loss = 1.0 - (scores[g] - scores[w])
+                if w >= 0 and loss > 0.0:
+                    move_classes(feats, k, weights, total, mask, g, w, step,
+                                 min(clip, loss / (2.0 * k)))
             step += 1.0
             p2, p1 = p1, t
     return errors, step
@@ -178,7 +194,8 @@ def _predict_all(atoms, starts, sentences, weights, mask, ntags, out):
         _greedy(atoms[a:b], np.zeros(0, np.int64), weights, mask, ntags, out[a:b])
 
 
-def _train_pass(atoms, aheads, starts, gold, sentences, ntags, bits, epochs, rng, say, name):
+def _train_pass(atoms, aheads, starts, gold, sentences, ntags, bits, epochs, rng, say, name,
+                clip=0.0):
     size = (1 << bits) + ntags
     weights = np.zeros(size, np.float64)
     total = np.zeros(size, np.float64)
@@ -186,7 +203,7 @@ def _train_pass(atoms, aheads, starts, gold, sentences, ntags, bits, epochs, rng
     words = int(sum(starts[s + 1] - starts[s] for s in sentences))
     for epoch in range(1, epochs + 1):
         errors, step = _epoch(atoms, aheads, starts, gold, rng.permutation(sentences),
-                              weights, total, (1 << bits) - 1, ntags, step)
+                              weights, total, (1 << bits) - 1, ntags, step, clip)
         if say is not None:
             say(f"tagger {name} epoch {epoch}/{epochs}: {100 * (1 - errors / words):.2f}% of "
                 "training words tagged right")
@@ -195,9 +212,21 @@ def _train_pass(atoms, aheads, starts, gold, sentences, ntags, bits, epochs, rng
 
 def train_tagger(sentences: Sequence[tuple[Sequence[str], Sequence[str]]], *, epochs: int = 10,
                  bits: int = DEFAULT_TAGGER_BITS, seed: int = 0, folds: int = 4,
-                 progress: Callable[[str], None] | None = None) -> Tagger:
+                 progress: Callable[[str], None] | None = None, clip: float = CLIP) -> Tagger:
     """A two-pass averaged-perceptron tagger trained on (words, tags) pairs (deterministic
-    given ``seed``); ``folds`` first-pass taggers give the second pass its training input."""
+    given ``seed``); ``folds`` first-pass taggers give the second pass its training input;
+    ``clip``: see :data:`CLIP`."""
+    return train_tagger_heldout(sentences, epochs=epochs, bits=bits, seed=seed, folds=folds,
+                                progress=progress, clip=clip)[0]
+
+
+def train_tagger_heldout(sentences: Sequence[tuple[Sequence[str], Sequence[str]]], *,
+                         epochs: int = 10, bits: int = DEFAULT_TAGGER_BITS, seed: int = 0,
+                         folds: int = 4, progress: Callable[[str], None] | None = None,
+                         clip: float = CLIP) -> tuple[Tagger, list[list[str]]]:
+    """:func:`train_tagger`, and the tags the first-pass fold taggers gave each training
+    sentence they did not see: tags with the errors of unseen text, for training a parser
+    that must read predicted tags."""
     start = time.perf_counter()
     tags = sorted({t for _, ts in sentences for t in ts})
     index = {t: k for k, t in enumerate(tags)}
@@ -208,15 +237,18 @@ def train_tagger(sentences: Sequence[tuple[Sequence[str], Sequence[str]]], *, ep
     ntags, mask = len(tags), (1 << bits) - 1
     every = np.arange(len(sentences))
     first = _train_pass(atoms, _NO_AHEAD, starts, gold, every, ntags, bits, epochs, rng,
-                        progress, "pass 1")
+                        progress, "pass 1", clip)
     ahead = np.zeros(len(gold), np.int64)
     fold_of = every % folds
     for f in range(folds):
         part = _train_pass(atoms, _NO_AHEAD, starts, gold, every[fold_of != f], ntags, bits,
-                           epochs, rng, None, "")
+                           epochs, rng, None, "", clip)
         _predict_all(atoms, starts, every[fold_of == f], part, mask, ntags, ahead)
     second = _train_pass(atoms, ahead, starts, gold, every, ntags, bits, epochs, rng,
-                         progress, "pass 2")
-    return Tagger(tags, first, second, {
+                         progress, "pass 2", clip)
+    tagger = Tagger(tags, first, second, {
         "sentences": len(sentences), "words": len(gold), "epochs": epochs, "bits": bits,
-        "seed": seed, "folds": folds, "seconds": round(time.perf_counter() - start, 2)})
+        "seed": seed, "folds": folds, "clip": clip,
+        "seconds": round(time.perf_counter() - start, 2)})
+    names = [tags[t] for t in ahead]
+    return tagger, [names[starts[s]:starts[s + 1]] for s in every]

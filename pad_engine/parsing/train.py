@@ -16,14 +16,17 @@ from pad_engine.parsing.arcs import FILTER_BITS, learn_filter, sentence_arrays
 from pad_engine.parsing.labels import label_epoch
 from pad_engine.parsing.model import TextModel
 from pad_engine.parsing.perceptron import train_epoch
-from pad_engine.parsing.tagger import DEFAULT_TAGGER_BITS, train_tagger
+from pad_engine.parsing.tagger import DEFAULT_TAGGER_BITS, train_tagger_heldout
 from pad_engine.trees.deptree import DepSentence
 from pad_engine.trees.projectivize import projectivize
 
-DEFAULT_ARC_BITS = 22
+DEFAULT_ARC_BITS = 23
 LABEL_BITS = 18
 MAX_LABELS = 200  # more distinct DEPRELs than this are not a label set worth learning
 COST = 1.0  # added to every wrong arc's score in training decodes (a margin)
+# Largest passive-aggressive step of the arc model: on UD English EWT dev (predicted tags,
+# 8 epochs) UAS 84.41 against 83.71 for the perceptron; 84.32 at 0.03, 84.19 at 0.003
+CLIP = 0.01
 
 
 @dataclass
@@ -48,7 +51,7 @@ def read_treebank(paths: Sequence[str]) -> Treebank:
     return Treebank(sentences, upos, skipped)
 
 
-def train_text_model(bank: Treebank, *, epochs: int = 8, tagger_epochs: int = 15,
+def train_text_model(bank: Treebank, *, epochs: int = 6, tagger_epochs: int = 15,
                      arc_bits: int = DEFAULT_ARC_BITS, tagger_bits: int = DEFAULT_TAGGER_BITS,
                      labels: bool = True, seed: int = 0,
                      progress: Callable[[str], None] | None = None) -> TextModel:
@@ -56,16 +59,27 @@ def train_text_model(bank: Treebank, *, epochs: int = 8, tagger_epochs: int = 15
     column) label model, each an averaged perceptron; deterministic given ``seed``."""
     say = progress or (lambda _msg: None)
     start = time.perf_counter()
-    sents = [s for s in bank.sentences if s.forms]
-    if not sents:
+    pairs = [(s, u) for s, u in zip(bank.sentences, bank.upos) if s.forms]
+    if not pairs:
         raise ValueError("no training sentences")
-    taggers = {"xpos": train_tagger([(s.forms, s.tags) for s in sents], epochs=tagger_epochs,
-                                    bits=tagger_bits, seed=seed, progress=say)}
-    if any(u != s.tags for u, s in zip(bank.upos, bank.sentences)):
-        taggers["upos"] = train_tagger(list(zip([s.forms for s in bank.sentences], bank.upos)),
-                                       epochs=tagger_epochs, bits=tagger_bits, seed=seed,
-                                       progress=say)
-    arrs = [sentence_arrays(s.forms, s.tags) for s in sents]
+    sents = [s for s, _ in pairs]
+    forms = [s.forms for s in sents]
+    xpos, held = train_tagger_heldout(list(zip(forms, [s.tags for s in sents])),
+                                      epochs=tagger_epochs, bits=tagger_bits, seed=seed,
+                                      progress=say)
+    taggers = {"xpos": xpos}
+    coarse: list | None = None
+    held_coarse: list | None = None
+    if any(u != s.tags for s, u in pairs):
+        coarse = [u for _, u in pairs]
+        taggers["upos"], held_coarse = train_tagger_heldout(
+            list(zip(forms, coarse)), epochs=tagger_epochs, bits=tagger_bits, seed=seed,
+            progress=say)
+    # Each sentence twice: with gold tags, and with the tags of taggers that did not see it
+    gold_arrs = [sentence_arrays(s.forms, s.tags, coarse[i] if coarse else None)
+                 for i, s in enumerate(sents)]
+    arrs = gold_arrs + [sentence_arrays(s.forms, held[i], held_coarse[i] if coarse else None)
+                        for i, s in enumerate(sents)]
     arrays = np.concatenate(arrs, axis=1)
     starts = np.cumsum([0] + [a.shape[1] for a in arrs]).astype(np.int64)
     lifted = 0
@@ -74,19 +88,19 @@ def train_text_model(bank: Treebank, *, epochs: int = 8, tagger_epochs: int = 15
         h, lifts = projectivize(s.heads)
         lifted += bool(lifts)
         heads_list.append(h)
-    heads = np.array([h for hs in heads_list for h in hs], np.int64)
+    heads = np.array([h for hs in heads_list + heads_list for h in hs], np.int64)
     table = np.zeros(1 << FILTER_BITS, np.int64)
     learn_filter(arrays, starts, heads, table)
     size = 1 << arc_bits
     weights, total = np.zeros(size), np.zeros(size)
     rng = np.random.default_rng(seed)
     step = 1.0
-    words = len(heads)
+    words = len(heads) // 2
     for epoch in range(1, epochs + 1):
-        wrong, step = train_epoch(arrays, starts, heads, rng.permutation(len(sents)), weights,
-                                  total, size - 1, step, COST, table)
-        say(f"parser epoch {epoch}/{epochs}: {100 * (1 - wrong / words):.2f}% of training "
-            "arcs right (cost-augmented)")
+        wrong, step = train_epoch(arrays, starts, heads, rng.permutation(len(arrs)), weights,
+                                  total, size - 1, step, COST, table, CLIP)
+        say(f"parser epoch {epoch}/{epochs}: {100 * (1 - wrong / (2 * words)):.2f}% of "
+            "training arcs right (cost-augmented, gold and predicted tags)")
     model = TextModel(taggers, (weights - total / step).astype(np.float32), table,
                       convention=dependency_style(sents[:2000]).name)
     label_set = sorted({r for s in sents for r in s.rels})
@@ -108,7 +122,7 @@ def train_text_model(bank: Treebank, *, epochs: int = 8, tagger_epochs: int = 15
     model.training = {
         "sentences": len(sents), "words": words, "lifted_sentences": lifted,
         "epochs": epochs, "tagger_epochs": tagger_epochs, "arc_bits": arc_bits,
-        "tagger_bits": tagger_bits, "seed": seed, "cost": COST,
+        "tagger_bits": tagger_bits, "seed": seed, "cost": COST, "clip": CLIP,
         "seconds": round(time.perf_counter() - start, 2),
         "date": time.strftime("%Y-%m-%d %H:%M:%S"),
     }
@@ -128,8 +142,8 @@ def jackknife(bank: Treebank, folds: int, progress: Callable[[str], None] | None
         model = train_text_model(part, **options)
         for i in range(f, len(bank.sentences), folds):
             s = bank.sentences[i]
-            tags = model.tag(s.forms)[model.parse_column] if s.forms else []
-            heads, rels = model.parse_and_label(s.forms, tags)
+            tags, coarse = model.arc_tags(model.tag(s.forms))
+            heads, rels = model.parse_and_label(s.forms, tags, coarse)
             out[i] = DepSentence(list(s.forms), tags, heads, rels if model.labels else [])
         say(f"jackknife fold {f + 1}/{folds} parsed")
     return [s for s in out if s is not None]

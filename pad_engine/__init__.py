@@ -8,17 +8,24 @@ from pathlib import Path
 __version__ = "0.1.0"
 
 
+def _jit_files(here: Path) -> list[tuple[Path, bytes]]:
+    """The package's source files that use Numba with their bytes, in a stable order (each
+    file read once: this runs at every start-up)."""
+    files = ((p, p.read_bytes()) for p in sorted(here.rglob("*.py")))
+    return [(p, data) for p, data in files if b"numba" in data]
+
+
 def jit_sources(here: Path) -> list[Path]:
     """The package's source files that use Numba, in a stable order."""
-    return sorted(p for p in here.rglob("*.py") if b"numba" in p.read_bytes())
+    return [p for p, _ in _jit_files(here)]
 
 
 def jit_key(here: Path) -> str:
     """A digest of every Numba source of the package at ``here``."""
     digest = hashlib.sha1()
-    for path in jit_sources(here):
+    for path, data in _jit_files(here):
         digest.update(path.relative_to(here).as_posix().encode())
-        digest.update(path.read_bytes())
+        digest.update(data)
     return digest.hexdigest()[:16]
 
 

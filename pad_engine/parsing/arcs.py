@@ -124,6 +124,23 @@ def allowed(h, m, arr, table):
     return dist <= table[filter_slot(arr[A_TAG, h], arr[A_TAG, m], 1 if h < m else 2)]
 
 
+@njit(cache=True, inline="always")
+def _around(arr, row, h, m, n):
+    """Row ``row``'s atoms left and right of h and of m (BOS, EOS outside the sentence)."""
+    return (arr[row, h - 1] if h >= 2 else BOS, arr[row, h + 1] if 1 <= h < n else EOS,
+            arr[row, m - 1] if m >= 2 else BOS, arr[row, m + 1] if m < n else EOS)
+
+
+@njit(cache=True, inline="always")
+def _context(out, at, seed, d, ht, mt, hl, hr, ml, mr):
+    """Four keys from ``out[at]`` on: the two tags with one neighbour of each, the ones
+    between them or outside them (McDonald et al. 2005)."""
+    out[at] = mix(mix(mix(mix(mix(seed, d), ht), hr), ml), mt)
+    out[at + 1] = mix(mix(mix(mix(mix(seed + 1, d), hl), ht), ml), mt)
+    out[at + 2] = mix(mix(mix(mix(mix(seed + 2, d), ht), hr), mt), mr)
+    out[at + 3] = mix(mix(mix(mix(mix(seed + 3, d), hl), ht), mt), mr)
+
+
 @njit(cache=True, nogil=True)
 def arc_features(h, m, arr, counts, out):
     """The feature keys of the arc h -> m; returns their number. ``counts[c, i]`` is the
@@ -132,17 +149,16 @@ def arc_features(h, m, arr, counts, out):
     hw, ht, hp = arr[A_WORD, h], arr[A_TAG, h], arr[A_PRE5, h]
     mw, mt, mp = arr[A_WORD, m], arr[A_TAG, m], arr[A_PRE5, m]
     hs, ms = arr[A_SUF3, h], arr[A_SUF3, m]
-    hl = arr[A_TAG, h - 1] if h >= 2 else BOS
-    hr = arr[A_TAG, h + 1] if 1 <= h < n else EOS
-    ml = arr[A_TAG, m - 1] if m >= 2 else BOS
-    mr = arr[A_TAG, m + 1] if m < n else EOS
+    hc, mc = arr[A_CTAG, h], arr[A_CTAG, m]
+    hl, hr, ml, mr = _around(arr, A_TAG, h, m, n)
     d = 1 if h < m else 2
     a, b = (h, m) if h < m else (m, h)
     between = 0
     for c in range(1, 4):
         k = counts[c, b] - counts[c, a + 1]
         between = between * 4 + (k if k < 3 else 3)
-    dd = d * 16 + _bin(b - a)
+    length = _bin(b - a)
+    dd = d * 16 + length
     out[0] = mix(mix(mix(1, d), hw), ht)
     out[1] = mix(mix(2, d), hw)
     out[2] = mix(mix(3, d), ht)
@@ -156,10 +172,7 @@ def arc_features(h, m, arr, counts, out):
     out[10] = mix(mix(mix(mix(11, d), hw), ht), mw)
     out[11] = mix(mix(mix(12, d), hw), mw)
     out[12] = mix(mix(mix(13, d), ht), mt)
-    out[13] = mix(mix(mix(mix(mix(14, d), ht), hr), ml), mt)
-    out[14] = mix(mix(mix(mix(mix(15, d), hl), ht), ml), mt)
-    out[15] = mix(mix(mix(mix(mix(16, d), ht), hr), mt), mr)
-    out[16] = mix(mix(mix(mix(mix(17, d), hl), ht), mt), mr)
+    _context(out, 13, 14, d, ht, mt, hl, hr, ml, mr)
     out[17] = mix(mix(mix(mix(18, d), ht), mt), between)
     out[18] = mix(mix(mix(19, d), hp), mt)
     out[19] = mix(mix(mix(20, d), ht), mp)
@@ -170,25 +183,19 @@ def arc_features(h, m, arr, counts, out):
     out[24] = mix(mix(mix(mix(25, d), ht), mt), mr)
     out[25] = mix(mix(mix(26, d), hs), mt)
     out[26] = mix(mix(mix(27, d), ht), ms)
-    hc, mc = arr[A_CTAG, h], arr[A_CTAG, m]
-    hcl = arr[A_CTAG, h - 1] if h >= 2 else BOS
-    hcr = arr[A_CTAG, h + 1] if 1 <= h < n else EOS
-    mcl = arr[A_CTAG, m - 1] if m >= 2 else BOS
-    mcr = arr[A_CTAG, m + 1] if m < n else EOS
+    # the same with the coarse tags
     out[27] = mix(mix(mix(31, d), hw), hc)
     out[28] = mix(mix(mix(32, d), mw), mc)
     out[29] = mix(mix(mix(33, d), hc), mc)
     out[30] = mix(mix(mix(mix(34, d), hw), hc), mc)
     out[31] = mix(mix(mix(mix(35, d), hc), mw), mc)
     out[32] = mix(mix(mix(mix(36, d), hc), mc), between)
-    out[33] = mix(mix(mix(mix(mix(37, d), hc), hcr), mcl), mc)
-    out[34] = mix(mix(mix(mix(mix(38, d), hcl), hc), mcl), mc)
-    out[35] = mix(mix(mix(mix(mix(39, d), hc), hcr), mc), mcr)
-    out[36] = mix(mix(mix(mix(mix(40, d), hcl), hc), mc), mcr)
-    out[37] = mix(mix(mix(mix(41, d), hc), mc), _bin(abs(h - m)))
+    hcl, hcr, mcl, mcr = _around(arr, A_CTAG, h, m, n)
+    _context(out, 33, 37, d, hc, mc, hcl, hcr, mcl, mcr)
+    out[37] = mix(mix(mix(mix(41, d), hc), mc), length)
     out[38] = mix(mix(mix(42, d), hs), ms)
-    out[39] = mix(mix(mix(mix(43, d), hw), mc), _bin(abs(h - m)))
-    out[40] = mix(mix(mix(mix(44, d), hc), mw), _bin(abs(h - m)))
+    out[39] = mix(mix(mix(mix(43, d), hw), mc), length)
+    out[40] = mix(mix(mix(mix(44, d), hc), mw), length)
     k = 41
     for j in range(14):  # the first 13 templates and the between counts, with the length
         src = out[j] if j < 13 else out[17]

@@ -150,6 +150,16 @@ def _tag(atoms, weights, weights2, mask, ntags, out):
     _greedy(atoms, first, weights2, mask, ntags, out)
 
 
+@njit(cache=True, inline="always")
+def _best_other(scores, g):
+    """The highest-scoring class other than ``g`` (-1 if there is none)."""
+    w = -1
+    for c in range(scores.shape[0]):
+        if c != g and (w < 0 or scores[c] > scores[w]):
+            w = c
+    return w
+
+
 @njit(cache=True, nogil=True)
 def _epoch(atoms, aheads, starts, gold, order, weights, total, mask, ntags, step, clip):
     """One pass over the sentences in ``order``; returns (errors, new step). ``total`` holds
@@ -167,20 +177,13 @@ def _epoch(atoms, aheads, starts, gold, order, weights, total, mask, ntags, step
             k = _features(sent, ahead, i, p1, p2, feats)
             t = best_class(feats, k, weights, mask, scores)
             g = gold[a + i]
-            if t != g:
-                errors += 1
-            if clip <= 0.0:
-                if t != g:
-                    move_classes(feats, k, weights, total, mask, g, t, step)
-            else:  # passive-aggressive: toward a margin of 1 over the best wrong tag
-                w = -1
-                for c in range(ntags):
-                    if c != g and (w < 0 or scores[c] > scores[w]):
-                        w = c
-                loss = 1.0 - (scores[g] - scores[w])
-                if w >= 0 and loss > 0.0:
-                    move_classes(feats, k, weights, total, mask, g, w, step,
-                                 min(clip, loss / (2.0 * k)))
+            errors += t != g
+            w, amount = t, 1.0 if t != g else 0.0  # a perceptron step
+            if clip > 0.0:  # passive-aggressive: toward a margin of 1 over the best wrong tag
+                w = _best_other(scores, g)
+                amount = min(clip, max(0.0, 1.0 - (scores[g] - scores[w])) / (2.0 * k))
+            if amount > 0.0 and w >= 0:
+                move_classes(feats, k, weights, total, mask, g, w, step, amount)
             step += 1.0
             p2, p1 = p1, t
     return errors, step
@@ -213,7 +216,7 @@ def _train_pass(atoms, aheads, starts, gold, sentences, ntags, bits, epochs, rng
 def train_tagger(sentences: Sequence[tuple[Sequence[str], Sequence[str]]], *, epochs: int = 10,
                  bits: int = DEFAULT_TAGGER_BITS, seed: int = 0, folds: int = 4,
                  progress: Callable[[str], None] | None = None, clip: float = CLIP) -> Tagger:
-    """A two-pass averaged-perceptron tagger trained on (words, tags) pairs (deterministic
+    """A two-pass averaged tagger trained on (words, tags) pairs (deterministic
     given ``seed``); ``folds`` first-pass taggers give the second pass its training input;
     ``clip``: see :data:`CLIP`."""
     return train_tagger_heldout(sentences, epochs=epochs, bits=bits, seed=seed, folds=folds,

@@ -56,7 +56,8 @@ def train_text_model(bank: Treebank, *, epochs: int = 6, tagger_epochs: int = 15
                      labels: bool = True, seed: int = 0,
                      progress: Callable[[str], None] | None = None) -> TextModel:
     """Taggers, arc model and (with ``labels``, where the treebank has a usable DEPREL
-    column) label model, each an averaged perceptron; deterministic given ``seed``."""
+    column) label model, each an averaged online linear model (passive-aggressive steps for
+    the taggers and arcs, perceptron steps for the labels); deterministic given ``seed``."""
     say = progress or (lambda _msg: None)
     start = time.perf_counter()
     pairs = [(s, u) for s, u in zip(bank.sentences, bank.upos) if s.forms]
@@ -64,38 +65,31 @@ def train_text_model(bank: Treebank, *, epochs: int = 6, tagger_epochs: int = 15
         raise ValueError("no training sentences")
     sents = [s for s, _ in pairs]
     forms = [s.forms for s in sents]
-    xpos, held = train_tagger_heldout(list(zip(forms, [s.tags for s in sents])),
-                                      epochs=tagger_epochs, bits=tagger_bits, seed=seed,
-                                      progress=say)
+    fine = [s.tags for s in sents]
+    xpos, held = train_tagger_heldout(list(zip(forms, fine)), epochs=tagger_epochs,
+                                      bits=tagger_bits, seed=seed, progress=say)
     taggers = {"xpos": xpos}
-    coarse: list | None = None
-    held_coarse: list | None = None
+    coarse = held_coarse = [None] * len(sents)
     if any(u != s.tags for s, u in pairs):
         coarse = [u for _, u in pairs]
         taggers["upos"], held_coarse = train_tagger_heldout(
             list(zip(forms, coarse)), epochs=tagger_epochs, bits=tagger_bits, seed=seed,
             progress=say)
     # Each sentence twice: with gold tags, and with the tags of taggers that did not see it
-    gold_arrs = [sentence_arrays(s.forms, s.tags, coarse[i] if coarse else None)
-                 for i, s in enumerate(sents)]
-    arrs = gold_arrs + [sentence_arrays(s.forms, held[i], held_coarse[i] if coarse else None)
-                        for i, s in enumerate(sents)]
+    tagged = list(zip(fine, coarse)) + list(zip(held, held_coarse))
+    arrs = [sentence_arrays(f, t, c) for f, (t, c) in zip(forms + forms, tagged)]
     arrays = np.concatenate(arrs, axis=1)
     starts = np.cumsum([0] + [a.shape[1] for a in arrs]).astype(np.int64)
-    lifted = 0
-    heads_list = []
-    for s in sents:
-        h, lifts = projectivize(s.heads)
-        lifted += bool(lifts)
-        heads_list.append(h)
-    heads = np.array([h for hs in heads_list + heads_list for h in hs], np.int64)
+    projective = [projectivize(s.heads) for s in sents]
+    lifted = sum(bool(lifts) for _, lifts in projective)
+    words = sum(len(h) for h, _ in projective)
+    heads = np.array([h for hs, _ in projective + projective for h in hs], np.int64)
     table = np.zeros(1 << FILTER_BITS, np.int64)
     learn_filter(arrays, starts, heads, table)
     size = 1 << arc_bits
     weights, total = np.zeros(size), np.zeros(size)
     rng = np.random.default_rng(seed)
     step = 1.0
-    words = len(heads) // 2
     for epoch in range(1, epochs + 1):
         wrong, step = train_epoch(arrays, starts, heads, rng.permutation(len(arrs)), weights,
                                   total, size - 1, step, COST, table, CLIP)

@@ -8,8 +8,9 @@ HELP = "Train and evaluate on the Penn Treebank sample split; print F1 and speed
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--treebank", required=True,
-                        help="folder with wsj_0001.mrg .. wsj_0199.mrg (the PTB sample)")
+    parser.add_argument("--treebank",
+                        help="folder with wsj_0001.mrg .. wsj_0199.mrg (the PTB sample); "
+                             "needed unless --farpahc alone is asked for")
     parser.add_argument("--model", help="evaluate this model instead of training one")
     parser.add_argument("--epochs", type=int, default=10, help="training epochs (10)")
     parser.add_argument("--headrules", default="collins", help="head table (collins)")
@@ -28,14 +29,30 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="folder of UD English EWT: adds the bundled UD model on "
                              "en_ewt-ud-train.conllu (speed, decoding passes); with --text, "
                              "the text pipeline on en_ewt-ud-test.conllu")
+    parser.add_argument("--farpahc", metavar="DIR",
+                        help="folder of FarPaHC (1936.ntjohn.rel-bib.psd, "
+                             "fo_farpahc-ud-train.conllu): adds the row of long sentences with "
+                             "a large grammar: a model trained as pad train --deps --hold-out 10 "
+                             "does, every paired sentence decoded (ms each, passes, held-out "
+                             "F1, grammar size); without --treebank, only this row")
 
 
 def run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from pad_engine.errors import InputError
-    from pad_engine.learning.bench import run_bench, run_rules_bench
+    from pad_engine.learning.bench import (
+        farpahc_figures,
+        format_farpahc,
+        run_bench,
+        run_rules_bench,
+    )
 
+    if args.treebank is None:
+        if args.farpahc is None:
+            raise InputError("pad bench needs --treebank (or --farpahc for its row alone)")
+        print(format_farpahc(farpahc_figures(Path(args.farpahc))))
+        return 0
     treebank = Path(args.treebank)
     if not (treebank / "wsj_0001.mrg").exists():
         raise InputError("no wsj_0001.mrg here: not the Penn Treebank sample", str(treebank))
@@ -50,5 +67,6 @@ def run(args: argparse.Namespace) -> int:
     if args.labels and args.model:
         raise InputError("--labels trains a model; a --model reads the labels it was trained on")
     run_bench(treebank, Path(args.model) if args.model else None, args.epochs, args.headrules,
-              labels="phrase" if args.labels else "", ewt=Path(args.ewt) if args.ewt else None)
+              labels="phrase" if args.labels else "", ewt=Path(args.ewt) if args.ewt else None,
+              farpahc=Path(args.farpahc) if args.farpahc else None)
     return 0

@@ -38,7 +38,7 @@ def test_file_is_npz_without_pickles(toy_model, tmp_path):
         assert sorted(z.namelist()) == ["meta.npy", "weights.npy"]
     with np.load(path, allow_pickle=False) as data:
         meta = json.loads(data["meta"].tobytes())
-    assert meta["format"] == "pad-studio-model" and meta["version"] == 3
+    assert meta["format"] == "pad-studio-model" and meta["version"] == 4
     assert meta["training"]["sentences"] == len(toy_examples())
 
 
@@ -67,10 +67,12 @@ def test_foreign_files(tmp_path):
 def test_newer_version_and_bad_metadata(tmp_path):
     for meta, message in (
         ({"format": "pad-studio-model", "version": 99}, "newer than this"),
-        ({"format": "something-else", "version": 3}, "not a PAD Studio model"),
-        ({"format": "pad-studio-model", "version": 3}, "damaged model metadata"),
-        # versions 1 and 2 hashed features by symbol ids: their weights no longer apply
+        ({"format": "something-else", "version": 4}, "not a PAD Studio model"),
+        ({"format": "pad-studio-model", "version": 4}, "damaged model metadata"),
+        # versions 1 and 2 hashed features by symbol ids, 3 its tag templates by tag rows:
+        # their weights no longer apply
         ({"format": "pad-studio-model", "version": 2}, "version 2 hashes .* retrain"),
+        ({"format": "pad-studio-model", "version": 3}, "version 3 hashes .* retrain"),
     ):
         buf = io.BytesIO()
         np.savez(buf, weights=np.zeros(4, np.float32),

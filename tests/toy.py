@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 from nltk import Tree
 
-from pad_engine.decoding.decoder import derivation_features
+from pad_engine.decoding.decoder import EXACT, derivation_features
 from pad_engine.decoding.grammar import LEFT_ATTACH, RIGHT_ATTACH
 from pad_engine.decoding.parser import chart_inputs, encode
 from pad_engine.io.conll import format_conllx
@@ -153,7 +153,7 @@ def derivation_score(model, forms, tags, heads, tree: BinNode, rels=None) -> flo
     enc = encode(model, forms, tags, heads, rels)
     kinds, _, rules, cells, _, _ = gold_derivation(model, ex, enc)
     buf = np.zeros(4096, np.int64)
-    nf = derivation_features(chart_inputs(model, enc, False), kinds, rules, cells, buf)
+    nf = derivation_features(chart_inputs(model, enc, EXACT), kinds, rules, cells, buf)
     return float(model.weights[buf[:nf]].astype(np.float64).sum())
 
 

@@ -32,34 +32,39 @@ from pad_engine.decoding.features import (
     binary_context,
     binary_context_array,
     binary_indices,
+    binary_rule_keys,
     binary_score,
     score_cache,
     unary_context,
     unary_indices,
+    unary_rule_key,
     unary_score,
 )
 from pad_engine.decoding.kbest import E_NX, E_NY, E_RULE, E_SYM, E_X, E_Y, combine
 from pad_engine.trees.structure import cell_span, sentence_structure
 
 GLUE_PENALTY = 100.0
-NO_GLUE = 1 << 40
 # node kinds in a decoded derivation (pre-order arrays)
 LEAF, UNARY, HEAD_LEFT, HEAD_RIGHT = 0, 1, 2, 3
 NO_GOLD = np.zeros(1, np.int64)
 NO_CELL_COST = np.zeros((0, 0))
 
 
+# Search modes, in the order a head escalates through them: pruned rows (pruning 1, rules by
+# the head's tag, and 2, the attachment side); every rule; every rule plus glue rules.
+PRUNED, EXACT, GLUE = 0, 1, 2
+
+
 class Inputs(NamedTuple):
     """Everything the kernels read, as one record (made by ``parser.chart_inputs``)."""
 
     sentence: tuple  # parser.Encoded: heads, rows, words, tags, rel_ids
-    grammar: tuple  # grammar.GrammarArrays (the model's, or a glue grammar's)
+    grammar: tuple  # grammar.GrammarArrays
     weights: np.ndarray
     mask: int
-    prune: bool  # pruning 1 (rules by the head's tag) and 2 (attachment side)
+    mode: int  # PRUNED, EXACT or GLUE: how every head starts
+    escalate: bool  # a head whose complete cell comes out empty is redone in the next mode
     alpha: float  # pruning 2 threshold
-    glue_binary: int  # first glue rule ids (NO_GLUE: none), which pay GLUE_PENALTY
-    glue_unary: int
     gold_bin: np.ndarray  # training: gold rule per (cell, side), per (cell, layer)
     gold_un: np.ndarray
     cell_cost: np.ndarray  # oracle: gain per (cell, symbol); (0, 0) when unused
@@ -216,15 +221,53 @@ def _finish_cell(c, L, K, lay, items, finals, uf, ps, pe, ue, slot, layer_item, 
     return nf, used
 
 
+@njit(cache=True, inline="always")
+def rule_parts(r, binary, nu, nsym, glue_parent):
+    """(A, H, M, direction) of binary rule ``r``: a learned rule, or a glue rule, whose id
+    past the learned and unary ones encodes (H, M, direction) (:func:`glue_rule_id`)."""
+    nb = binary.shape[0]
+    if r < nb:
+        return binary[r, 0], binary[r, 1], binary[r, 2], binary[r, 3]
+    x = r - nb - nu - nsym
+    y = x // 2 // nsym
+    return glue_parent[y], y, x // 2 % nsym, x % 2
+
+
+@njit(cache=True, inline="always")
+def glue_rule_id(nb, nu, nsym, y, z, direction):
+    """The id of the glue rule that attaches complete symbol Z to head side Y."""
+    return nb + nu + nsym + (y * nsym + z) * 2 + direction
+
+
+@njit(cache=True, inline="always")
+def unary_child(r, unary, nb):
+    """B of unary rule ``r`` (A -> B): learned, or glue TOP -> B (id nb + nu + B)."""
+    u = r - nb
+    if u < unary.shape[0]:
+        return unary[u, 1]
+    return u - unary.shape[0]
+
+
 @njit(cache=True, nogil=True)
 def _chart(inp, K):
     """Fill the chart with up to K derivations per item.
 
-    Returns (structure, lay, fin, items, finals, ps, pe, comp): per cell and layer its items
-    (first, count), per cell its final items (first, count); items (symbol, first entry,
-    entries); final items (symbol, first entry, entries, layer whose list it is or -1 for a
-    merged list); entries (score; rule, or layer of a merged list; rank i; rank j); and per
-    word and symbol the final item of the word's complete cell (-1: none).
+    Heads are decoded in the record's mode; with ``escalate``, a head whose complete cell
+    comes out without a phrase or tag (at the root: without TOP) is decoded again without
+    pruning (with its whole subtree, which pruning may have left without the items it
+    needs), then
+    with glue rules: every symbol Y attaching any complete phrase or tag Z on either side to
+    build Y's phrase (``glue_parent``), and TOP over any of them at the root, each paying
+    GLUE_PENALTY. No derivation can do without such an item of every head, so a sentence
+    the learned rules cover is decoded exactly as without glue, in one pass, and one they
+    cannot cover costs one pass plus its failing subtrees again, instead of three passes.
+
+    Returns (structure, lay, fin, items, finals, ps, pe, comp, level): per cell and layer its
+    items (first, count), per cell its final items (first, count); items (symbol, first
+    entry, entries); final items (symbol, first entry, entries, layer whose list it is or -1
+    for a merged list); entries (score; rule, or layer of a merged list; rank i; rank j); per
+    word and symbol the final item of the word's complete cell (-1: none); and the highest
+    mode a head needed (-1: no derivation).
 
     The record's fields are read once, here: every read of a record field, and every array
     handed to a function, counts a reference (an atomic increment and decrement), which per
@@ -236,9 +279,11 @@ def _chart(inp, K):
     binary, unary, ptr, ids, tag_sym = g.binary, g.unary, g.ptr, g.ids, g.tag_sym
     rule_key, unary_key, parent_key = g.rule_key, g.unary_key, g.parent_key
     side_keys, side_p, side_n = g.side_keys, g.side_p, g.side_n
-    nsym, nrows, top, nb = g.nsym, g.nrows, g.top, g.binary.shape[0]
-    weights, mask, prune, alpha = inp.weights, inp.mask, inp.prune, inp.alpha
-    glue_binary, glue_unary = inp.glue_binary, inp.glue_unary
+    sym_key, glue_parent, learned, top_over, real = (g.sym_key, g.glue_parent, g.learned,
+                                                     g.top_over, g.real)
+    nsym, nrows, top, nb, nu = g.nsym, g.nrows, g.top, g.binary.shape[0], g.unary.shape[0]
+    weights, mask, alpha = inp.weights, inp.mask, inp.alpha
+    mode, escalate = inp.mode, inp.escalate
     gold_bin, gold_un, cell_cost, loss_weight = inp.gold_bin, inp.gold_un, inp.cell_cost, \
         inp.loss_weight
     st = sentence_structure(heads)
@@ -264,135 +309,225 @@ def _chart(inp, K):
     uctx = np.zeros(N_UNARY, np.int64)
     cache, stamp = score_cache(nsym)
     use_cells = cell_cost.shape[0] == ncell and cell_cost.shape[1] == nsym
+    level_used = mode if ok else -1
+    # order holds each subtree as one block, dependents first: the block of the head at t
+    # is t - size + 1 .. t, and the chart keeps what each block built in one stretch
+    size = np.ones(n, np.int64)
     for t in range(n if ok else 0):
+        if heads[order[t]] >= 0:
+            size[heads[order[t]]] += size[order[t]]
+    floor = np.full(n, mode, np.int64)  # the mode each head starts in
+    at = np.zeros((n, 3), np.int64)  # ui, uf, ue when the head at t started
+    t = 0
+    while t < (n if ok else 0):
         h = order[t]
-        row = rows[h] if prune else nrows - 1
-        for a in range(nl[h] + 1):
-            for b in range(nr[h] + 1):
-                c = cbase[h] + a * (nr[h] + 1) + b
-                i, j = cell_span(h, a, b, lptr, rptr, ldeps, rdeps, lo, hi)
-                top_ok = a == nl[h] and b == nr[h] and h == root
-                for layer in range(L):
-                    if layer == 0 and a == 0 and b == 0:  # the preterminal
-                        if ui + 1 > items.shape[0] or ue + 1 > ps.shape[0]:
-                            items, ps, pe = _rows(items, ui, 1), _room(ps, ue, 1), _rows(
-                                pe, ue, 1)
-                        items[ui, 0], items[ui, 1], items[ui, 2] = tag_sym[rows[h]], ue, 1
-                        ps[ue], pe[ue, 0], pe[ue, 1], pe[ue, 2] = 0.0, -1, 0, 0
-                        lay[c * L, 0], lay[c * L, 1] = ui, 1
-                        ui += 1
-                        ue += 1
-                        continue
-                    # the edges into this layer: at most ``bound``
-                    first, below = lay[c * L + layer - 1, 0], lay[c * L + layer - 1, 1]
-                    bound = 0
-                    if layer > 0:
-                        for q in range(first, first + below):
-                            key = (row * 3 + 2) * nsym + items[q, 0]
-                            bound += ptr[key + 1] - ptr[key]
-                    else:
-                        for side in range(2):
-                            if (side == 0 and a == 0) or (side == 1 and b == 0):
-                                continue
-                            src = c - nr[h] - 1 if side == 0 else c - 1
-                            for q in range(fin[src, 0], fin[src, 0] + fin[src, 1]):
-                                key = (row * 3 + 1 - side) * nsym + finals[q, 0]
+        level = floor[h]
+        at[t, 0], at[t, 1], at[t, 2] = ui, uf, ue
+        hc = cbase[h] + nl[h] * (nr[h] + 1) + nr[h]  # h's complete cell
+        while True:
+            row = rows[h] if level == PRUNED else nrows - 1
+            prune, glue = level == PRUNED, level == GLUE
+            for a in range(nl[h] + 1):
+                for b in range(nr[h] + 1):
+                    c = cbase[h] + a * (nr[h] + 1) + b
+                    i, j = cell_span(h, a, b, lptr, rptr, ldeps, rdeps, lo, hi)
+                    top_ok = c == hc and h == root
+                    lay[c * L:(c + 1) * L] = 0
+                    for layer in range(L):
+                        if layer == 0 and a == 0 and b == 0:  # the preterminal
+                            if ui + 1 > items.shape[0] or ue + 1 > ps.shape[0]:
+                                items, ps, pe = _rows(items, ui, 1), _room(ps, ue, 1), _rows(
+                                    pe, ue, 1)
+                            items[ui, 0], items[ui, 1], items[ui, 2] = tag_sym[rows[h]], ue, 1
+                            ps[ue], pe[ue, 0], pe[ue, 1], pe[ue, 2] = 0.0, -1, 0, 0
+                            lay[c * L, 0], lay[c * L, 1] = ui, 1
+                            ui += 1
+                            ue += 1
+                            continue
+                        # the edges into this layer: at most ``bound``
+                        first, below = lay[c * L + layer - 1, 0], lay[c * L + layer - 1, 1]
+                        bound = 0
+                        if layer > 0:
+                            for q in range(first, first + below):
+                                key = (row * 3 + 2) * nsym + items[q, 0]
                                 bound += ptr[key + 1] - ptr[key]
-                    if bound == 0:
-                        break
-                    # room for the edges, and for an item per symbol with K entries each
-                    new = min(bound, nsym)
-                    if bound > E.shape[0]:
-                        E, es = _rows(E, 0, bound), _room(es, 0, bound)
-                    if ui + new > items.shape[0]:
-                        items = _rows(items, ui, new)
-                    if ue + K * new > ps.shape[0]:
-                        ps, pe = _room(ps, ue, K * new), _rows(pe, ue, K * new)
-                    if K > 1 and hs.shape[0] < bound + 2 * K:
-                        hs, hx = np.empty(2 * bound + 2 * K), np.empty((2 * bound + 2 * K, 3),
-                                                                     np.int64)
-                    ne = 0
-                    if layer == 0:  # attach the next left (side 0) or right (1) dependent
-                        for side in range(2):
-                            src, m, k, direction = _transition(
-                                c, h, a, b, side, nl, nr, lptr, rptr, ldeps, rdeps, lo, hi,
-                                prune, rows, nrows, side_keys, side_p, side_n, alpha)
-                            if src < 0:
-                                continue
-                            binary_context(i, k, j, h, m, words, tags, labels, ctx)
-                            gold = (gold_bin[c * 2 + side] if loss_weight > 0 and not use_cells
+                            if glue and top_ok:
+                                bound += below
+                        else:
+                            for side in range(2):
+                                if (side == 0 and a == 0) or (side == 1 and b == 0):
+                                    continue
+                                src = c - nr[h] - 1 if side == 0 else c - 1
+                                for q in range(fin[src, 0], fin[src, 0] + fin[src, 1]):
+                                    key = (row * 3 + 1 - side) * nsym + finals[q, 0]
+                                    bound += ptr[key + 1] - ptr[key]
+                                if glue:
+                                    m = ldeps[lptr[h] + a - 1] if side == 0 else rdeps[
+                                        rptr[h] + b - 1]
+                                    mc = cbase[m] + nl[m] * (nr[m] + 1) + nr[m]
+                                    bound += fin[src, 1] * fin[mc, 1]
+                        if bound == 0:
+                            break
+                        # room for the edges, and for an item per symbol with K entries each
+                        new = min(bound, nsym)
+                        if bound > E.shape[0]:
+                            E, es = _rows(E, 0, bound), _room(es, 0, bound)
+                        if ui + new > items.shape[0]:
+                            items = _rows(items, ui, new)
+                        if ue + K * new > ps.shape[0]:
+                            ps, pe = _room(ps, ue, K * new), _rows(pe, ue, K * new)
+                        if K > 1 and hs.shape[0] < bound + 2 * K:
+                            hs, hx = np.empty(2 * bound + 2 * K), np.empty(
+                                (2 * bound + 2 * K, 3), np.int64)
+                        ne = 0
+                        if layer == 0:  # attach the next left (side 0) or right (1) dependent
+                            for side in range(2):
+                                src, m, k, direction = _transition(
+                                    c, h, a, b, side, nl, nr, lptr, rptr, ldeps, rdeps, lo, hi,
+                                    prune, rows, nrows, side_keys, side_p, side_n, alpha)
+                                if src < 0:
+                                    continue
+                                binary_context(i, k, j, h, m, words, tags, labels, ctx)
+                                tid = 2 * c + side
+                                gold = (gold_bin[tid] if loss_weight > 0 and not use_cells
+                                        else -2)
+                                mc = cbase[m] + nl[m] * (nr[m] + 1) + nr[m]
+                                for q in range(fin[src, 0], fin[src, 0] + fin[src, 1]):
+                                    Y = finals[q, 0]
+                                    key = (row * 3 + direction) * nsym + Y
+                                    for e in range(ptr[key], ptr[key + 1]):
+                                        r = ids[e]
+                                        mq = comp[m * nsym + binary[r, 2]]
+                                        if mq < 0:
+                                            continue
+                                        A = binary[r, 0]
+                                        sc = binary_score(ctx, A, rule_key[r, 0], rule_key[r, 1],
+                                                          rule_key[r, 2], parent_key, weights,
+                                                          mask, cache, stamp, tid)
+                                        if use_cells:
+                                            sc += cell_cost[c, A]
+                                        elif loss_weight > 0:
+                                            sc += loss_weight * (-1.0 if r == gold else 1.0)
+                                        E[ne, E_SYM], E[ne, E_RULE] = A, r
+                                        E[ne, E_X], E[ne, E_NX] = finals[q, 1], finals[q, 2]
+                                        E[ne, E_Y], E[ne, E_NY] = finals[mq, 1], finals[mq, 2]
+                                        es[ne] = sc
+                                        ne += 1
+                                    A = glue_parent[Y]
+                                    if not glue or A < 0:
+                                        continue
+                                    for mq in range(fin[mc, 0], fin[mc, 0] + fin[mc, 1]):
+                                        Z = finals[mq, 0]
+                                        rule = ((A * nsym + Y) * nsym + Z) * 2 + direction
+                                        pos = np.searchsorted(learned, rule)
+                                        if not real[Z] or (pos < learned.shape[0]
+                                                           and learned[pos] == rule):
+                                            continue  # a learned rule does it unpenalized
+                                        kr, kh, km = binary_rule_keys(sym_key, A, Y, Z,
+                                                                      direction)
+                                        sc = binary_score(ctx, A, kr, kh, km, parent_key,
+                                                          weights, mask, cache, stamp, tid)
+                                        sc -= GLUE_PENALTY
+                                        if use_cells:
+                                            sc += cell_cost[c, A]
+                                        elif loss_weight > 0:
+                                            sc += loss_weight
+                                        E[ne, E_SYM] = A
+                                        E[ne, E_RULE] = glue_rule_id(nb, nu, nsym, Y, Z,
+                                                                     direction)
+                                        E[ne, E_X], E[ne, E_NX] = finals[q, 1], finals[q, 2]
+                                        E[ne, E_Y], E[ne, E_NY] = finals[mq, 1], finals[mq, 2]
+                                        es[ne] = sc
+                                        ne += 1
+                        else:  # one unary rule over the layer below; TOP only over the root
+                            if layer == 1:
+                                unary_context(i, j, h, words, tags, uctx)
+                            gold = (gold_un[c * L + layer] if loss_weight > 0 and not use_cells
                                     else -2)
-                            for q in range(fin[src, 0], fin[src, 0] + fin[src, 1]):
-                                key = (row * 3 + direction) * nsym + finals[q, 0]
+                            for q in range(first, first + below):
+                                B = items[q, 0]
+                                key = (row * 3 + 2) * nsym + B
                                 for e in range(ptr[key], ptr[key + 1]):
                                     r = ids[e]
-                                    mq = comp[m * nsym + binary[r, 2]]
-                                    if mq < 0:
+                                    A = unary[r - nb, 0]
+                                    if A == top and not top_ok:
                                         continue
-                                    A = binary[r, 0]
-                                    sc = binary_score(ctx, r, A, rule_key, parent_key, weights,
-                                                      mask, cache, stamp, 2 * c + side)
-                                    if r >= glue_binary:
-                                        sc -= GLUE_PENALTY
-                                    if use_cells:
-                                        sc += cell_cost[c, A]
+                                    sc = unary_score(uctx, unary_key[r - nb], weights, mask)
+                                    if use_cells:  # X over X cannot match a gold bracket twice
+                                        sc += cell_cost[c, A] if A != B else -1.0
                                     elif loss_weight > 0:
                                         sc += loss_weight * (-1.0 if r == gold else 1.0)
                                     E[ne, E_SYM], E[ne, E_RULE] = A, r
-                                    E[ne, E_X], E[ne, E_NX] = finals[q, 1], finals[q, 2]
-                                    E[ne, E_Y], E[ne, E_NY] = finals[mq, 1], finals[mq, 2]
+                                    E[ne, E_X], E[ne, E_NX] = items[q, 1], items[q, 2]
+                                    E[ne, E_Y], E[ne, E_NY] = -1, 1
                                     es[ne] = sc
                                     ne += 1
-                    else:  # one unary rule over the layer below; TOP only over the root
-                        if layer == 1:
-                            unary_context(i, j, h, words, tags, uctx)
-                        gold = gold_un[c * L + layer] if loss_weight > 0 and not use_cells else -2
-                        for q in range(first, first + below):
-                            key = (row * 3 + 2) * nsym + items[q, 0]
-                            for e in range(ptr[key], ptr[key + 1]):
-                                r = ids[e]
-                                A = unary[r - nb, 0]
-                                if A == top and not top_ok:
-                                    continue
-                                sc = unary_score(uctx, unary_key[r - nb], weights, mask)
-                                if r - nb >= glue_unary:
-                                    sc -= GLUE_PENALTY
-                                if use_cells:  # X over X cannot match a gold bracket twice
-                                    sc += cell_cost[c, A] if A != unary[r - nb, 1] else -1.0
-                                elif loss_weight > 0:
-                                    sc += loss_weight * (-1.0 if r == gold else 1.0)
-                                E[ne, E_SYM], E[ne, E_RULE] = A, r
-                                E[ne, E_X], E[ne, E_NX] = items[q, 1], items[q, 2]
-                                E[ne, E_Y], E[ne, E_NY] = -1, 1
-                                es[ne] = sc
-                                ne += 1
-                    count, used = _combine(E, es, ne, K, ps, pe, items, ui, ue, slot, hs, hx)
-                    lay[c * L + layer, 0], lay[c * L + layer, 1] = ui, count
-                    ui += count
+                                if glue and top_ok and real[B] and not top_over[B]:
+                                    sc = unary_score(uctx, unary_rule_key(sym_key, top, B),
+                                                     weights, mask) - GLUE_PENALTY
+                                    if use_cells:
+                                        sc += cell_cost[c, top]
+                                    elif loss_weight > 0:
+                                        sc += loss_weight
+                                    E[ne, E_SYM], E[ne, E_RULE] = top, nb + nu + B
+                                    E[ne, E_X], E[ne, E_NX] = items[q, 1], items[q, 2]
+                                    E[ne, E_Y], E[ne, E_NY] = -1, 1
+                                    es[ne] = sc
+                                    ne += 1
+                        count, used = _combine(E, es, ne, K, ps, pe, items, ui, ue, slot, hs,
+                                               hx)
+                        lay[c * L + layer, 0], lay[c * L + layer, 1] = ui, count
+                        ui += count
+                        ue += used
+                        if count == 0:
+                            break
+                    bound = 0
+                    for layer in range(L):
+                        bound += lay[c * L + layer, 1]
+                    if bound > E.shape[0]:
+                        E, es = _rows(E, 0, bound), _room(es, 0, bound)
+                    if uf + 2 * bound > finals.shape[0]:
+                        finals = _rows(finals, uf, 2 * bound)
+                    if ue + K * bound > ps.shape[0]:
+                        ps, pe = _room(ps, ue, K * bound), _rows(pe, ue, K * bound)
+                    if K > 1 and hs.shape[0] < bound + 2 * K:
+                        hs, hx = np.empty(2 * bound + 2 * K), np.empty((2 * bound + 2 * K, 3),
+                                                                     np.int64)
+                    nf, used = _finish_cell(c, L, K, lay, items, finals, uf, ps, pe, ue, slot,
+                                            layer_item, E, es, hs, hx)
+                    fin[c, 0], fin[c, 1] = uf, nf
+                    uf += nf
                     ue += used
-                    if count == 0:
-                        break
-                bound = 0
-                for layer in range(L):
-                    bound += lay[c * L + layer, 1]
-                if bound > E.shape[0]:
-                    E, es = _rows(E, 0, bound), _room(es, 0, bound)
-                if uf + 2 * bound > finals.shape[0]:
-                    finals = _rows(finals, uf, 2 * bound)
-                if ue + K * bound > ps.shape[0]:
-                    ps, pe = _room(ps, ue, K * bound), _rows(pe, ue, K * bound)
-                if K > 1 and hs.shape[0] < bound + 2 * K:
-                    hs, hx = np.empty(2 * bound + 2 * K), np.empty((2 * bound + 2 * K, 3),
-                                                                 np.int64)
-                nf, used = _finish_cell(c, L, K, lay, items, finals, uf, ps, pe, ue, slot,
-                                        layer_item, E, es, hs, hx)
-                fin[c, 0], fin[c, 1] = uf, nf
-                uf += nf
-                ue += used
-                if a == nl[h] and b == nr[h]:
-                    for f in range(uf - nf, uf):
-                        comp[h * nsym + finals[f, 0]] = f
-    return st, lay, fin, items, finals, ps, pe, comp
+                    if c == hc:
+                        for f in range(uf - nf, uf):
+                            comp[h * nsym + finals[f, 0]] = f
+            # the head's parent can only attach a phrase or a tag, never an intermediate
+            done = comp[h * nsym + top] >= 0
+            for f in range(fin[hc, 0], fin[hc, 0] + fin[hc, 1]):
+                done = done or (h != root and real[finals[f, 0]])
+            if done or not escalate or level == GLUE or (level == PRUNED and size[h] > 1):
+                break
+            for f in range(fin[hc, 0], fin[hc, 0] + fin[hc, 1]):
+                comp[h * nsym + finals[f, 0]] = -1
+            ui, uf, ue = at[t, 0], at[t, 1], at[t, 2]
+            level += 1
+        if done:
+            level_used = max(level_used, level)
+            t += 1
+        elif not escalate or level == GLUE:  # no derivation can do without this head's item
+            level_used = -1
+            break
+        else:  # pruning may have cost a dependent the item needed: redo the subtree exactly
+            t0 = t - size[h] + 1
+            for t2 in range(t0, t + 1):
+                w = order[t2]
+                floor[w] = EXACT
+                wc = cbase[w] + nl[w] * (nr[w] + 1) + nr[w]
+                for f in range(fin[wc, 0], fin[wc, 0] + fin[wc, 1]):
+                    comp[w * nsym + finals[f, 0]] = -1
+            ui, uf, ue = at[t0, 0], at[t0, 1], at[t0, 2]
+            t = t0
+    return st, lay, fin, items, finals, ps, pe, comp, level_used
 
 
 @njit(cache=True)
@@ -406,17 +541,19 @@ def _find(table, first, count, A):
 
 @njit(cache=True, nogil=True)
 def _decode(inp, K):
-    """Up to K best derivations. Returns (scores, offsets, kinds, syms, rules, cells, words):
-    derivation t is the pre-order node slice offsets[t]:offsets[t+1] of the node arrays."""
-    st, lay, fin, items, finals, ps, pe, comp = _chart(inp, K)
+    """Up to K best derivations. Returns (scores, offsets, kinds, syms, rules, cells, words,
+    level): derivation t is the pre-order node slice offsets[t]:offsets[t+1] of the node
+    arrays; level as :func:`_chart` returns it."""
+    st, lay, fin, items, finals, ps, pe, comp, level = _chart(inp, K)
     ok, root, nl, nr, lptr, rptr, ldeps, rdeps, order, lo, hi, cbase = st
     g = inp.grammar
     nsym, L, nb, binary, unary = g.nsym, g.max_unary + 1, g.binary.shape[0], g.binary, g.unary
+    nu, glue_parent = unary.shape[0], g.glue_parent
     e0 = np.zeros(0, np.int64)
     n = inp.sentence.heads.shape[0]
-    rf = comp[root * nsym + g.top] if ok else -1
+    rf = comp[root * nsym + g.top] if level >= 0 else -1
     if rf < 0:
-        return np.zeros(0), np.zeros(1, np.int64), e0, e0, e0, e0, e0
+        return np.zeros(0), np.zeros(1, np.int64), e0, e0, e0, e0, e0, -1
     nk = finals[rf, 2]
     per = 2 * n * L + 4  # a binary or leaf node under at most U unary nodes
     kinds = np.zeros(nk * per, np.int64)
@@ -450,7 +587,7 @@ def _decode(inp, K):
                 r = pe[ent, 0]
                 kinds[out], syms[out], rules[out], cells[out] = UNARY, A, r, c
                 out += 1
-                A = unary[r - nb, 1]
+                A = unary_child(r, unary, nb)
                 layer -= 1
                 q = _find(items, lay[c * L + layer, 0], lay[c * L + layer, 1], A)
                 ent = items[q, 1] + pe[ent, 1]
@@ -462,16 +599,17 @@ def _decode(inp, K):
                 out += 1
                 continue
             a, b = (c - cbase[h]) // (nr[h] + 1), (c - cbase[h]) % (nr[h] + 1)
-            if binary[r, 3] == 0:  # head left: a right dependent attached
+            _, H, M, direction = rule_parts(r, binary, nu, nsym, glue_parent)
+            if direction == 0:  # head left: a right dependent attached
                 kinds[out], src, m = HEAD_LEFT, c - 1, rdeps[rptr[h] + b - 1]
             else:
                 kinds[out], src, m = HEAD_RIGHT, c - nr[h] - 1, ldeps[lptr[h] + a - 1]
             out += 1
-            hf = _find(finals, fin[src, 0], fin[src, 1], binary[r, 1])
+            hf = _find(finals, fin[src, 0], fin[src, 1], H)
             mcell = cbase[m] + nl[m] * (nr[m] + 1) + nr[m]
-            mf = comp[m * nsym + binary[r, 2]]
+            mf = comp[m * nsym + M]
             # push the right child first so that the left one is emitted next (pre-order)
-            if binary[r, 3] == 0:
+            if direction == 0:
                 st_c[sp], st_f[sp], st_r[sp] = mcell, mf, pe[ent, 2]
                 st_c[sp + 1], st_f[sp + 1], st_r[sp + 1] = src, hf, pe[ent, 1]
             else:
@@ -479,24 +617,25 @@ def _decode(inp, K):
                 st_c[sp + 1], st_f[sp + 1], st_r[sp + 1] = mcell, mf, pe[ent, 2]
             sp += 2
         offsets[kk + 1] = out
-    return scores, offsets, kinds[:out], syms[:out], rules[:out], cells[:out], wout[:out]
+    return scores, offsets, kinds[:out], syms[:out], rules[:out], cells[:out], wout[:out], level
 
 
 @njit(cache=True, nogil=True)
 def decode(inp):
-    """Best derivation. Returns (score, kinds, syms, rules, cells, words) as pre-order node
-    arrays; score is -inf and the arrays empty when no derivation exists under the grammar
-    (the caller backs off)."""
-    scores, offsets, kinds, syms, rules, cells, words = _decode(inp, 1)
+    """Best derivation. Returns (score, kinds, syms, rules, cells, words, level) with pre-order
+    node arrays and the highest mode a head needed (PRUNED, EXACT, GLUE); score is -inf, the
+    arrays empty and level -1 when no derivation exists (the caller backs off)."""
+    scores, offsets, kinds, syms, rules, cells, words, level = _decode(inp, 1)
     if scores.shape[0] == 0:
-        return -np.inf, kinds, syms, rules, cells, words
-    return scores[0], kinds, syms, rules, cells, words
+        return -np.inf, kinds, syms, rules, cells, words, level
+    return scores[0], kinds, syms, rules, cells, words, level
 
 
 @njit(cache=True, nogil=True)
 def decode_kbest(inp, K):
     """Up to K best derivations, best first. Returns (scores, offsets, kinds, syms, rules,
-    cells, words): derivation t is the pre-order node slice offsets[t]:offsets[t+1]."""
+    cells, words, level): derivation t is the pre-order node slice offsets[t]:offsets[t+1];
+    level as for :func:`decode`."""
     return _decode(inp, K)
 
 
@@ -509,7 +648,7 @@ def derivation_features(inp, kinds, rules, cells, out):
         s.heads)
     ctx = binary_context_array(s.rel_ids)
     uctx = np.zeros(N_UNARY, np.int64)
-    nb = g.binary.shape[0]
+    nb, nu = g.binary.shape[0], g.unary.shape[0]
     pos = 0
     for q in range(kinds.shape[0]):
         kind = kinds[q]
@@ -524,7 +663,9 @@ def derivation_features(inp, kinds, rules, cells, out):
         i, j = cell_span(h, a, b, lptr, rptr, ldeps, rdeps, lo, hi)
         if kind == UNARY:
             unary_context(i, j, h, s.words, s.tags, uctx)
-            pos = unary_indices(uctx, g.unary_key[r - nb], inp.mask, out, pos)
+            key = (g.unary_key[r - nb] if r - nb < nu else
+                   unary_rule_key(g.sym_key, g.top, unary_child(r, g.unary, nb)))
+            pos = unary_indices(uctx, key, inp.mask, out, pos)
             continue
         if kind == HEAD_LEFT:
             m = rdeps[rptr[h] + b - 1]
@@ -533,6 +674,10 @@ def derivation_features(inp, kinds, rules, cells, out):
             m = ldeps[lptr[h] + a - 1]
             k = hi[m]
         binary_context(i, k, j, h, m, s.words, s.tags, s.rel_ids, ctx)
-        pos = binary_indices(ctx, g.rule_key[r, 0], g.parent_key[g.binary[r, 0]],
-                             g.rule_key[r, 1], g.rule_key[r, 2], inp.mask, out, pos)
+        A, H, M, direction = rule_parts(r, g.binary, nu, g.nsym, g.glue_parent)
+        if r < nb:
+            kr, kh, km = g.rule_key[r, 0], g.rule_key[r, 1], g.rule_key[r, 2]
+        else:
+            kr, kh, km = binary_rule_keys(g.sym_key, A, H, M, direction)
+        pos = binary_indices(ctx, kr, g.parent_key[A], kh, km, inp.mask, out, pos)
     return pos

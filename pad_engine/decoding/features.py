@@ -15,6 +15,7 @@ and under ``NUMBA_DISABLE_JIT=1`` (Python integers), with no wraparound anywhere
 
 from __future__ import annotations
 
+import functools
 import zlib
 
 import numpy as np
@@ -39,6 +40,8 @@ MASK32 = 0xFFFFFFFF
 RULE_SEED, PARENT_SEED, PAIR_SEED, UNARY_SEED = 700, 701, 702, 703
 BOS_WORD = zlib.crc32(b"<s>")
 EOS_WORD = zlib.crc32(b"</s>")
+BOS_TAG = zlib.crc32(b"<s>/tag")
+EOS_TAG = zlib.crc32(b"</s>/tag")
 
 
 @njit(cache=True, inline="always")
@@ -127,13 +130,13 @@ def score_cache(nsym: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 @njit(cache=True, inline="always")
-def binary_score(ctx, r, A, rule_key, parent_key, weights, mask, cache, stamp, tid):
-    """Score of binary rule ``r`` with parent A in the transition whose context is ``ctx``.
-    The parent's templates (10, and its label template) are shared by every rule with parent
-    A in the transition, so they are read once per transition ``tid`` (a number no other
-    transition uses)."""
+def binary_score(ctx, A, rule, head_pair, mod_pair, parent_key, weights, mask, cache, stamp,
+                 tid):
+    """Score of a binary rule with parent A (its parts: :func:`binary_rule_keys`) in the
+    transition whose context is ``ctx``. The parent's templates (10, and its label template)
+    are shared by every rule with parent A in the transition, so they are read once per
+    transition ``tid`` (a number no other transition uses)."""
     labeled = ctx.shape[0] > N_BINARY
-    rule, head_pair, mod_pair = rule_key[r, 0], rule_key[r, 1], rule_key[r, 2]
     s = _sum(ctx, 0, RULE_END, rule, weights, mask)
     if stamp[A] != tid:
         stamp[A] = tid
@@ -220,6 +223,23 @@ def symbol_keys(symbols: list[str]) -> np.ndarray:
     return np.fromiter((stable_key(s) for s in symbols), dtype=np.int64, count=len(symbols))
 
 
+@njit(cache=True, inline="always")
+def binary_rule_keys(sym_key, a, h, m, direction):
+    """The rule parts of binary rule A -> H M (symbol ids; ``direction`` 0: head left): the
+    rule, parent+head child and parent+modifier child, from the symbols' keys alone, so a
+    glue rule the decoder makes up on the spot is scored like a stored one."""
+    ka, kh, km = sym_key[a], sym_key[h], sym_key[m]
+    pair = hmix(PAIR_SEED, ka)
+    return hmix(hmix(hmix(hmix(RULE_SEED, ka), kh), km), direction), hmix(pair, kh), hmix(
+        pair, km)
+
+
+@njit(cache=True, inline="always")
+def unary_rule_key(sym_key, a, b):
+    """The rule part of unary rule A -> B."""
+    return hmix(hmix(UNARY_SEED, sym_key[a]), sym_key[b])
+
+
 @njit(cache=True)
 def rule_keys(binary, unary, sym_key):
     """Rule parts of the templates, from the keys of the rules' symbols: per binary rule
@@ -227,14 +247,11 @@ def rule_keys(binary, unary, sym_key):
     rule A -> B the rule; per symbol the parent part."""
     bkey = np.empty((binary.shape[0], 3), np.int64)
     for r in range(binary.shape[0]):
-        a, h, m = sym_key[binary[r, 0]], sym_key[binary[r, 1]], sym_key[binary[r, 2]]
-        bkey[r, 0] = hmix(hmix(hmix(hmix(RULE_SEED, a), h), m), binary[r, 3])
-        pair = hmix(PAIR_SEED, a)
-        bkey[r, 1] = hmix(pair, h)
-        bkey[r, 2] = hmix(pair, m)
+        bkey[r, 0], bkey[r, 1], bkey[r, 2] = binary_rule_keys(
+            sym_key, binary[r, 0], binary[r, 1], binary[r, 2], binary[r, 3])
     ukey = np.empty(unary.shape[0], np.int64)
     for u in range(unary.shape[0]):
-        ukey[u] = hmix(hmix(UNARY_SEED, sym_key[unary[u, 0]]), sym_key[unary[u, 1]])
+        ukey[u] = unary_rule_key(sym_key, unary[u, 0], unary[u, 1])
     pkey = np.empty(sym_key.shape[0], np.int64)
     for s in range(sym_key.shape[0]):
         pkey[s] = hmix(PARENT_SEED, sym_key[s])
@@ -249,6 +266,22 @@ def word_ids(forms: list[str]) -> np.ndarray:
     for p, form in enumerate(forms, 1):
         out[p] = stable_key(form)
     return out
+
+
+def tag_ids(tags: list[str]) -> np.ndarray:
+    """Padded stable hashes of the tags. Keyed by the tag's name, not its row in a grammar:
+    a tag that retraining adds (and the rows it shifts) changes no other feature."""
+    out = np.empty(len(tags) + 2, dtype=np.int64)
+    out[0] = BOS_TAG
+    out[-1] = EOS_TAG
+    for p, tag in enumerate(tags, 1):
+        out[p] = _tag_key(tag)
+    return out
+
+
+@functools.lru_cache(maxsize=4096)
+def _tag_key(tag: str) -> int:
+    return stable_key(tag)
 
 
 def label_ids(rels: list[str]) -> np.ndarray:

@@ -9,6 +9,7 @@ dependent, 2 is a unary rule. Pruning 2 is p(side | tag(h), tag(next left), tag(
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
@@ -59,7 +60,8 @@ class Grammar:
         return 0
 
     # -- building ------------------------------------------------------------------------
-    def _add_tag(self, tag: str) -> int:
+    def add_tag(self, tag: str) -> int:
+        """Row of a tag, added (with its symbol) if new."""
         row = self._tag.get(tag)
         if row is None:
             row = self._tag[tag] = len(self.tags)
@@ -85,7 +87,7 @@ class Grammar:
 
     def observe(self, tree: BinNode, tags: list[str]) -> None:
         """Add the rules, tag rows, unary depth and attachment-side counts of one tree."""
-        rows = [self._add_tag(t) for t in tags]
+        rows = [self.add_tag(t) for t in tags]
         attachments: dict[int, list[bool]] = {}  # head word -> sides bottom-up (True=right)
         deps: dict[int, list[int]] = {}  # head word -> its dependents
 
@@ -131,8 +133,11 @@ class Grammar:
                     a += 1
 
     # -- packing for the decoder ------------------------------------------------------------
-    def pack(self) -> GrammarArrays:
-        """Dense arrays for the Numba decoder (rebuilt after the grammar changes)."""
+    def pack(self, projections: dict[str, str] | None = None) -> GrammarArrays:
+        """Dense arrays for the Numba decoder (rebuilt after the grammar changes).
+        ``projections`` (tag -> the phrase it usually projects) name the phrase a glue rule
+        builds over a tag; the most common one over other tags."""
+        glue_parent = self._glue_parents(projections or {})
         nsym = len(self.symbols)
         nrows = len(self.tags) + 1  # + ALL
         binary = np.array(self.binary, dtype=np.int32).reshape(-1, 4)
@@ -178,11 +183,36 @@ class Grammar:
             left, right = lookup[int(key)]
             side_p[i] = left / (left + right)
             side_n[i] = left + right
-        rule_key, unary_key, parent_key = rule_keys(binary, unary, symbol_keys(self.symbols))
+        sym_key = symbol_keys(self.symbols)
+        rule_key, unary_key, parent_key = rule_keys(binary, unary, sym_key)
+        b64 = binary.astype(np.int64)
+        learned = np.unique(((b64[:, 0] * nsym + b64[:, 1]) * nsym + b64[:, 2]) * 2 + b64[:, 3])
+        top_over = np.zeros(nsym, np.bool_)
+        top_over[unary[unary[:, 0] == self.top, 1]] = True
+        real = np.array([not s.startswith("@") and s != TOP for s in self.symbols], np.bool_)
         return GrammarArrays(
             nsym, nrows, binary, unary, ptr, ids, tag_sym, side_keys, side_p, side_n,
-            self.max_unary, rule_key, unary_key, parent_key, self.top,
+            self.max_unary, rule_key, unary_key, parent_key, self.top, sym_key, glue_parent,
+            learned, top_over, real,
         )
+
+    def _glue_parents(self, projections: dict[str, str]) -> np.ndarray:
+        """Per symbol Y, the phrase A of the glue rules A -> Y Z and A -> Z Y the decoder may
+        use where the learned rules derive nothing (:mod:`decoder`): a tag's usual projection,
+        an intermediate's phrase, a phrase itself; -1 for TOP."""
+        tags = set(self.tags) | {UNKNOWN_TAG}
+        phrases = [s for s in self.symbols if s not in tags and s != TOP and s[:1] != "@"]
+        common = [p for p, _ in Counter(projections.values()).most_common() if p in self._sym]
+        default = self._sym[(common or phrases)[0]] if common or phrases else -1
+        parents = np.full(len(self.symbols), -1, np.int64)
+        for y, label in enumerate(self.symbols):
+            if label == TOP:
+                continue
+            if label in tags:
+                parents[y] = self._sym.get(projections.get(label, ""), default)
+            else:
+                parents[y] = self._sym[_phrase(label)] if _phrase(label) in self._sym else y
+        return parents
 
     def _tag_families(self) -> list[list[int]]:
         """For each tag row, the rows whose phrases it may build under pruning 1: the tags
@@ -228,3 +258,9 @@ class GrammarArrays(NamedTuple):
     unary_key: np.ndarray  # (nu,) feature part of each unary rule
     parent_key: np.ndarray  # (nsym,) feature part of each symbol as a parent
     top: int  # the TOP symbol
+    # glue rules, made up by the decoder where the learned ones derive nothing:
+    sym_key: np.ndarray  # (nsym,) each symbol's key, for the glue rules' feature parts
+    glue_parent: np.ndarray  # (nsym,) A of the glue rules A -> Y Z, A -> Z Y per Y (-1: none)
+    learned: np.ndarray  # sorted ((A*nsym + H)*nsym + M)*2 + dir of the learned binary rules
+    top_over: np.ndarray  # (nsym,) bool: a learned unary TOP -> Z exists
+    real: np.ndarray  # (nsym,) bool: Z may be attached by glue (not TOP, not intermediate)

@@ -8,9 +8,11 @@ dependency labels the model reads (if any) and a free-form ``training`` record (
 date, scores). Never a pickle.
 
 Versions: 1 and 2 (2: the model reads labels) keyed the parent+child templates by symbol ids
-and the grammar's size; 3 keys every template by the symbols' names (see features.py), so
-their weights mean nothing to this decoder: such files are refused with a message saying to
-retrain (the weights alone cannot be converted: each mixes several features).
+and the grammar's size; 3 keyed the rule parts by the symbols' names but the tag templates by
+the tags' rows, so a tag added by retraining moved the sentence-boundary and unknown-tag
+features; 4 keys every template by names (see features.py). Older weights mean nothing to
+this decoder: such files are refused with a message saying to retrain (the weights alone
+cannot be converted: each mixes several features).
 """
 
 from __future__ import annotations
@@ -27,8 +29,8 @@ from pad_engine.decoding.model_check import read_model_file
 from pad_engine.io.atomic import atomic_open
 
 FORMAT = "pad-studio-model"
-VERSION = 3
-FIRST_VERSION = 3  # the oldest version whose feature hashing this decoder shares
+VERSION = 4
+FIRST_VERSION = 4  # the oldest version whose feature hashing this decoder shares
 DEFAULT_BITS = 21
 
 
@@ -57,7 +59,7 @@ class Model:
     def packed(self) -> GrammarArrays:
         """The grammar as decoder arrays (cached; call :meth:`invalidate` after changes)."""
         if self._packed is None:
-            self._packed = self.grammar.pack()
+            self._packed = self.grammar.pack(self.projections)
         return self._packed
 
     def invalidate(self) -> None:

@@ -1,14 +1,14 @@
 """Decode sentences with a model: d-parse in, lexicalized Penn tree out.
 
-The decoder needs a derivation under the model's grammar; when pruning leaves none it
-retries exactly, and when even the exact grammar has none (a rule never seen in training)
-it decodes once more with glue rules added (:class:`Glue`), so every sentence gets a tree
-consistent with its d-parse. The flat projection of the d-parse is the last resort.
+The decoder needs a derivation under the model's grammar; a head that pruning leaves without
+one is redone exactly, and one that even the exact grammar cannot build (a rule never seen in
+training) with glue rules (:mod:`pad_engine.decoding.decoder`), all in one pass, so every
+sentence gets a tree consistent with its d-parse. The flat projection of the d-parse is the
+last resort.
 """
 
 from __future__ import annotations
 
-import copy
 from collections import Counter
 from dataclasses import dataclass
 from typing import NamedTuple
@@ -16,8 +16,7 @@ from typing import NamedTuple
 import numpy as np
 
 from pad_engine.decoding import decoder
-from pad_engine.decoding.features import NO_LABELS, label_ids, word_ids
-from pad_engine.decoding.grammar import TOP, UNKNOWN_TAG, GrammarArrays
+from pad_engine.decoding.features import NO_LABELS, label_ids, tag_ids, word_ids
 from pad_engine.decoding.model import Model
 from pad_engine.errors import InputError
 from pad_engine.trees.binarize import HEAD_LEFT, HEAD_RIGHT, LEAF, UNARY
@@ -38,7 +37,7 @@ class Encoded(NamedTuple):
     heads: np.ndarray  # 0-based, -1 for the root
     rows: np.ndarray  # pruning row of each tag
     words: np.ndarray  # padded word hashes
-    tags: np.ndarray  # padded tag feature values
+    tags: np.ndarray  # padded tag hashes (by name, as words: a grammar's new tags move nothing)
     rel_ids: np.ndarray  # label hashes, one per word; empty for a model that ignores labels
 
 
@@ -58,83 +57,35 @@ def encode(model: Model, forms: list[str], tags: list[str], heads: list[int],
     g = model.grammar
     n = len(forms)
     rows = np.fromiter((g.tag_row(t) for t in tags), dtype=np.int64, count=n)
-    nrows = len(g.tags) + 1
-    tagvals = np.empty(n + 2, dtype=np.int64)
-    tagvals[0] = nrows
-    tagvals[1:-1] = rows
-    tagvals[-1] = nrows + 1
     h = np.fromiter(heads, dtype=np.int64, count=n) - 1
     labels = NO_LABELS
     if model.dep_labels:
         labels = label_ids(rels if rels and len(rels) == n else ["_"] * n)
-    return Encoded(h, rows, word_ids(forms), tagvals, labels)
+    return Encoded(h, rows, word_ids(forms), tag_ids(tags), labels)
 
 
-def chart_inputs(model: Model, enc: Encoded, prune: bool, glue: Glue | None = None,
+def chart_inputs(model: Model, enc: Encoded, mode: int, escalate: bool = False,
                  weights: np.ndarray | None = None, gold_bin: np.ndarray | None = None,
                  gold_un: np.ndarray | None = None, cell_cost: np.ndarray | None = None,
                  loss_weight: float = 0.0) -> decoder.Inputs:
-    """The one record the kernels read: the sentence, the model's grammar (or a glue
-    grammar), weights and search settings; the gold derivation's rules for loss-augmented
-    training, or per-cell gains for the oracle."""
+    """The one record the kernels read: the sentence, the model's grammar, weights and search
+    settings (``mode``: decoder.PRUNED, EXACT or GLUE, and whether a head escalates); the
+    gold derivation's rules for loss-augmented training, or per-cell gains for the oracle."""
     return decoder.Inputs(
-        enc, model.packed() if glue is None else glue.arrays,
-        model.weights if weights is None else weights, model.mask, bool(prune),
-        float(model.alpha),
-        decoder.NO_GLUE if glue is None else glue.first_binary,
-        decoder.NO_GLUE if glue is None else glue.first_unary,
+        enc, model.packed(), model.weights if weights is None else weights, model.mask,
+        int(mode), bool(escalate), float(model.alpha),
         decoder.NO_GOLD if gold_bin is None else gold_bin,
         decoder.NO_GOLD if gold_un is None else gold_un,
         decoder.NO_CELL_COST if cell_cost is None else cell_cost, float(loss_weight),
     )
 
 
-def run_decoder(model: Model, enc: Encoded, prune: bool, **options):
+def run_decoder(model: Model, enc: Encoded, mode: int, **options):
     """One 1-best decode with the model (``options``: those of :func:`chart_inputs`)."""
-    return decoder.decode(chart_inputs(model, enc, prune, **options))
+    return decoder.decode(chart_inputs(model, enc, mode, **options))
 
 
-@dataclass
-class Glue:
-    """The model's grammar plus back-off glue rules, for sentences it cannot derive.
-
-    For every head-side symbol Y and every complete symbol Z, attaching Z on either side
-    gives Y's phrase: a tag's usual projection, an intermediate's parent, a phrase itself;
-    and TOP can sit on any phrase. So every word gets a complete item and every sentence a
-    derivation, in which the learned rules still do all they can (glue pays a penalty).
-    """
-
-    arrays: GrammarArrays
-    symbols: list[str]
-    first_binary: int
-    first_unary: int
-
-    @classmethod
-    def build(cls, model: Model) -> Glue:
-        g = copy.deepcopy(model.grammar)
-        first_binary, first_unary = len(g.binary), len(g.unary)
-        default = Counter(model.projections.values()).most_common(1)
-        default_label = default[0][0] if default else "X"
-        tags = set(g.tags) | {UNKNOWN_TAG}
-        g.symbol(default_label)  # a phrase it labels must attach like any other
-        real = [s for s in list(g.symbols) if not s.startswith("@") and s != TOP]
-        for y in list(g.symbols):
-            if y == TOP:
-                continue
-            if y in tags:
-                parent = model.projections.get(y, default_label)
-            elif y.startswith("@"):
-                parent = y[1:-1]
-            else:
-                parent = y
-            a, ys = g.symbol(parent), g.symbol(y)
-            for z in real:
-                zs = g.symbol(z)
-                g.add_binary(a, ys, zs, 0)
-                g.add_binary(a, ys, zs, 1)
-        for z in real:
-            g.add_unary(g.top, g.symbol(z))
-        return cls(g.pack(), g.symbols, first_binary, first_unary)
+HOW = ("pruned", "exact", "glue")  # Parse.how by the highest mode a head needed
 
 
 def derivation_tree(symbols: list[str], kinds, syms, words, tags: list[str]) -> LexNode:
@@ -225,14 +176,6 @@ class Parser:
 
     def __init__(self, model: Model):
         self.model = model
-        self._glue: Glue | None = None
-
-    @property
-    def glue(self) -> Glue:
-        """The back-off grammar, built on first need."""
-        if self._glue is None:
-            self._glue = Glue.build(self.model)
-        return self._glue
 
     def encode_checked(self, forms: list[str], tags: list[str], heads: list[int],
                        rels: list[str] | None = None, k: int = 1) -> Encoded:
@@ -256,23 +199,20 @@ class Parser:
                 f"is {MAX_CHART // (k + 1):,} cells for {k} tree{'s' if k > 1 else ''}")
         return enc
 
-    def tree(self, kinds, syms, words, tags: list[str], glue: Glue | None = None) -> LexNode:
+    def tree(self, kinds, syms, words, tags: list[str]) -> LexNode:
         """The Penn-level tree of a decoded derivation, with the input tags kept."""
-        symbols = self.model.grammar.symbols if glue is None else glue.symbols
-        return derivation_tree(symbols, kinds, syms, words, tags)
+        return derivation_tree(self.model.grammar.symbols, kinds, syms, words, tags)
 
     def parse(self, forms: list[str], tags: list[str], heads: list[int],
               prune: bool = True, rels: list[str] | None = None) -> Parse:
-        """The best tree consistent with ``heads`` (1-based, 0 = root, projective)."""
+        """The best tree consistent with ``heads`` (1-based, 0 = root, projective), in one
+        pass: a head that pruning leaves without a complete item is redone exactly, and with
+        glue rules where the learned ones cannot build one (``how`` names the last needed)."""
         enc = self.encode_checked(forms, tags, heads, rels)
-        passes = ("pruned", "exact") if prune else ("exact",)
-        for how in passes:
-            score, kinds, syms, _, _, words = run_decoder(self.model, enc, how == "pruned")
-            if kinds.shape[0]:
-                return Parse(self.tree(kinds, syms, words, tags), float(score), how)
-        score, kinds, syms, _, _, words = run_decoder(self.model, enc, False, glue=self.glue)
+        score, kinds, syms, _, _, words, level = run_decoder(
+            self.model, enc, decoder.PRUNED if prune else decoder.EXACT, escalate=True)
         if kinds.shape[0]:
-            return Parse(self.tree(kinds, syms, words, tags, self.glue), float(score), "glue")
+            return Parse(self.tree(kinds, syms, words, tags), float(score), HOW[level])
         return Parse(fallback_tree(self.model, tags, heads), float("-inf"), "fallback")
 
     def kbest(self, forms: list[str], tags: list[str], heads: list[int], k: int,
@@ -280,21 +220,19 @@ class Parser:
         """The k best trees consistent with ``heads``, best first, distinct as Penn trees.
         A pruned search that finds fewer than k is redone exactly; glue as in :meth:`parse`."""
         enc = self.encode_checked(forms, tags, heads, rels, k)
-        passes = ("pruned", "exact", "glue") if prune else ("exact", "glue")
         result: list[Parse] = []
-        for how in passes:
-            glue = self.glue if how == "glue" else None
-            scores, offsets, kinds, syms, _, _, words = decoder.decode_kbest(
-                chart_inputs(self.model, enc, how == "pruned", glue), k)
+        for mode in (decoder.PRUNED, decoder.EXACT) if prune else (decoder.EXACT,):
+            scores, offsets, kinds, syms, _, _, words, level = decoder.decode_kbest(
+                chart_inputs(self.model, enc, mode, escalate=True), k)
             result, seen = [], set()
             for t in range(len(scores)):
                 sl = slice(offsets[t], offsets[t + 1])
                 key = (kinds[sl].tobytes(), syms[sl].tobytes())  # one derivation per tree
                 if key not in seen:
                     seen.add(key)
-                    tree = self.tree(kinds[sl], syms[sl], words[sl], tags, glue)
-                    result.append(Parse(tree, float(scores[t]), how))
-            if len(result) >= k or (result and how != "pruned"):
+                    tree = self.tree(kinds[sl], syms[sl], words[sl], tags)
+                    result.append(Parse(tree, float(scores[t]), HOW[level]))
+            if len(result) >= k or level != decoder.PRUNED:
                 return result
         return result or [Parse(fallback_tree(self.model, tags, heads), float("-inf"),
                                 "fallback")]
@@ -306,13 +244,11 @@ class Parser:
         grammar has no tree for ``heads``, glue rules may help (``how`` says "oracle+glue")."""
         enc = self.encode_checked(forms, tags, heads)
         zero = np.zeros_like(self.model.weights)
-        for glue in (None, self.glue):
-            symbols = self.model.grammar.symbols if glue is None else glue.symbols
-            score, kinds, syms, _, _, words = run_decoder(
-                self.model, enc, False, cell_cost=bracket_cost(symbols, enc, gold),
-                weights=zero, loss_weight=1.0, glue=glue,
-            )
+        cost = bracket_cost(self.model.grammar.symbols, enc, gold)
+        for mode in (decoder.EXACT, decoder.GLUE):
+            score, kinds, syms, _, _, words, _ = run_decoder(
+                self.model, enc, mode, cell_cost=cost, weights=zero, loss_weight=1.0)
             if kinds.shape[0]:
-                return Parse(self.tree(kinds, syms, words, tags, glue), float(score),
-                             "oracle" if glue is None else "oracle+glue")
+                return Parse(self.tree(kinds, syms, words, tags), float(score),
+                             "oracle" if mode == decoder.EXACT else "oracle+glue")
         return Parse(fallback_tree(self.model, tags, heads), float("-inf"), "fallback")

@@ -110,6 +110,7 @@ def model_gains(symbols: list[str], cells: np.ndarray, spans: _Spans, f: float) 
 
 def model_oracle(model, sentences: Sequence[Sentence]) -> float:
     """EVALB F1 of the closest trees (gold brackets minus others) under ``model``'s grammar."""
+    from pad_engine.decoding.decoder import EXACT, GLUE
     from pad_engine.decoding.parser import Parser, run_decoder
     from pad_engine.trees.structure import cell_spans
 
@@ -119,13 +120,12 @@ def model_oracle(model, sentences: Sequence[Sentence]) -> float:
     for s in sentences:
         enc = parser.encode_checked(s.forms, s.tags, s.heads)
         cells, spans = cell_spans(enc.heads), _Spans(s)
-        for glue in (None, parser.glue):
-            symbols = model.grammar.symbols if glue is None else glue.symbols
-            _, kinds, syms, _, _, words = run_decoder(
-                model, enc, False, cell_cost=model_gains(symbols, cells, spans, 1.0),
-                weights=zero, loss_weight=1.0, glue=glue)
+        gains = model_gains(model.grammar.symbols, cells, spans, 1.0)
+        for mode in (EXACT, GLUE):
+            _, kinds, syms, _, _, words, _ = run_decoder(
+                model, enc, mode, cell_cost=gains, weights=zero, loss_weight=1.0)
             if kinds.shape[0]:
-                lines.append(to_line(parser.tree(kinds, syms, words, s.tags, glue), s.forms))
+                lines.append(to_line(parser.tree(kinds, syms, words, s.tags), s.forms))
                 break
     return bracket_f1(score(_gold_lines(sentences), lines))
 

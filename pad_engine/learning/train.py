@@ -18,7 +18,7 @@ import numpy as np
 from nltk import Tree
 from numba import njit
 
-from pad_engine.decoding.decoder import decode, derivation_features
+from pad_engine.decoding.decoder import EXACT, decode, derivation_features
 from pad_engine.decoding.features import MAX_BINARY
 from pad_engine.decoding.grammar import UNKNOWN_TAG, Grammar
 from pad_engine.decoding.model import DEFAULT_BITS, Model
@@ -275,9 +275,9 @@ def train(
                 raise Cancelled()
             enc = encs[idx]
             gk, gs, gr, gc, gold_bin, gold_un = golds[idx]
-            inp = chart_inputs(model, enc, False, gold_bin=gold_bin, gold_un=gold_un,
+            inp = chart_inputs(model, enc, EXACT, gold_bin=gold_bin, gold_un=gold_un,
                                loss_weight=margin)
-            _, pk, ps, pr, pc, _ = decode(inp)
+            _, pk, ps, pr, pc, _, _ = decode(inp)
             if not (pk.shape == gk.shape and (pk == gk).all() and (ps == gs).all()
                     and (pr == gr).all() and (pc == gc).all()):
                 errors += 1

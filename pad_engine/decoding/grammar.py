@@ -3,7 +3,8 @@
 Rules are indexed for the decoder in CSR form by (row, direction, head-side symbol): row is
 the head word's tag (pruning 1: only rules whose head side was seen with the tag's family, see
 :meth:`Grammar._pruning_rows`) or the extra row ``ALL`` (exact decoding). Direction 0
-attaches a right dependent (head child on the left), 1 a left dependent, 2 is a unary rule. Pruning 2 is p(side | tag(h), tag(next left), tag(next right)).
+attaches a right dependent (head child on the left), 1 a left dependent, 2 is a unary rule.
+Pruning 2 is p(side | tag(h), tag(next left), tag(next right)).
 """
 
 from __future__ import annotations

@@ -1,0 +1,87 @@
+"""One pass per sentence (issue 23): a head the pruned search leaves without a complete phrase
+is redone exactly, then with glue rules the decoder makes up, instead of decoding the whole
+sentence three times; and the pruned search's beam."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+from toy import enumerate_parses, random_projective
+
+from pad_engine.decoding import decoder
+from pad_engine.decoding.parser import Parser, chart_inputs
+from pad_engine.trees.lextree import induced_heads, to_line
+
+TAGS = ["DT", "NN", "NN", "VBD", "VBD", "IN", "JJ", "RB"]
+
+
+def _uncovered(model, count: int, seed: int = 4):
+    """Random sentences the model's grammar cannot derive (no learned tree at all)."""
+    rng = random.Random(seed)
+    found = []
+    while len(found) < count:
+        n = rng.randint(2, 7)
+        heads = random_projective(n, rng)
+        tags = [rng.choice(TAGS) for _ in range(n)]
+        if not enumerate_parses(model, tags, heads):
+            found.append(([f"w{len(found)}_{i}" for i in range(n)], tags, heads))
+    return found
+
+
+def test_a_sentence_outside_the_grammar_gets_glue_only_where_needed(random_model):
+    """One escalating pass derives it: glue rules (ids past the learned ones) beside learned
+    ones, a tree consistent with the d-parse and its tags, reported as "glue"."""
+    parser = Parser(random_model)
+    g = random_model.packed()
+    learned = g.binary.shape[0] + g.unary.shape[0]
+    for forms, tags, heads in _uncovered(random_model, 40):
+        enc = parser.encode_checked(forms, tags, heads)
+        for mode in (decoder.PRUNED, decoder.EXACT):
+            score, kinds, syms, rules, cells, words, level = decoder.decode(
+                chart_inputs(random_model, enc, mode, escalate=True))
+            assert level == decoder.GLUE and kinds.shape[0] > 0
+            assert (rules >= learned).any() and (rules[kinds > 0] < learned).any()
+        parse = parser.parse(forms, tags, heads)
+        assert parse.how == "glue"
+        assert induced_heads(parse.tree, len(forms)) == heads
+        assert [p.label for p in parse.tree.preterminals()] == tags
+
+
+def test_without_escalation_an_uncovered_sentence_has_no_derivation(random_model):
+    parser = Parser(random_model)
+    for forms, tags, heads in _uncovered(random_model, 10, seed=9):
+        enc = parser.encode_checked(forms, tags, heads)
+        for mode in (decoder.PRUNED, decoder.EXACT):
+            *_, level = decoder.decode(chart_inputs(random_model, enc, mode))
+            assert level == -1
+        *_, level = decoder.decode(chart_inputs(random_model, enc, decoder.GLUE))
+        assert level == decoder.GLUE
+
+
+def test_kbest_lists_of_uncovered_sentences_are_distinct_consistent_trees(random_model):
+    parser = Parser(random_model)
+    for forms, tags, heads in _uncovered(random_model, 20, seed=5):
+        cands = parser.kbest(forms, tags, heads, 8)
+        lines = [to_line(c.tree, forms) for c in cands]
+        assert len(set(lines)) == len(lines) >= 1
+        assert all(c.how == "glue" for c in cands)
+        assert [c.score for c in cands] == sorted((c.score for c in cands), reverse=True)
+        for c in cands:
+            assert induced_heads(c.tree, len(forms)) == heads
+
+
+@pytest.mark.parametrize("complete", [False, True])
+def test_the_beam_keeps_what_scores_near_the_best(complete):
+    """A cell's final items (symbol, first entry, entries, layer) with their best scores:
+    those more than the beam below the best are dropped, in order; in a complete cell only
+    phrases and tags count (an intermediate symbol cannot be attached by a parent)."""
+    real = np.array([True, True, False, True])
+    finals = np.array([[0, 0, 1, 0], [1, 1, 1, 0], [2, 2, 1, 0], [3, 3, 1, 0]], np.int32)
+    ps = np.array([1.0, -3.5, 9.0, -5.0])
+    kept = decoder._beam(finals, 0, 4, ps, 5.0, real, complete)
+    if complete:  # best phrase 1.0: keeps 0 and 1, drops the intermediate and symbol 3
+        assert finals[:kept, 0].tolist() == [0, 1]
+    else:  # best 9.0 (the intermediate): keeps only what is within 5 of it
+        assert finals[:kept, 0].tolist() == [2]

@@ -104,3 +104,21 @@ def test_bundled_model_is_consistent_on_every_ptb_test_sentence(ptb_dir):
             assert tree.label() == "TOP" and tree.leaves() == ex.forms
             assert not any(t.label().startswith("@") for t in tree.subtrees())
     assert glued <= 5
+
+
+@pytest.mark.parametrize("which", ["random_model", "random_backoff_model"])
+def test_penn_line_from_the_derivation_is_the_trees_line(which, request):
+    """Conversion writes the line straight from the decoder's arrays (no tree objects): the
+    same text as building the tree and writing it, with glue, unary chains, escaping."""
+    model = request.getfixturevalue(which)
+    parser = Parser(model)
+    rng = random.Random(12)
+    for trial in range(300):
+        n = rng.randint(1, 12)
+        heads = random_projective(n, rng)
+        tags = [rng.choice(["DT", "NN", "VBD", "IN", "JJ", "XX", "-LRB-"]) for _ in range(n)]
+        forms = [rng.choice(["a", "(", "b c", "x)y", f"w{trial}"]) for _ in range(n)]
+        for prune in (True, False):
+            line, how = parser.parse_line(forms, tags, heads, prune=prune)
+            parse = parser.parse(forms, tags, heads, prune=prune)
+            assert (line, how) == (to_line(parse.tree, forms), parse.how)

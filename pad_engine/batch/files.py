@@ -43,17 +43,18 @@ def convert_sentences(
                 cands = engine.candidates(sent, k=kbest, prune=prune)
                 lines = [f"{c.score:.4f}\t{c.penn(sent.forms)}" for c in cands]
                 text = "\n".join(lines) + "\n\n"
+                how, lifted = cands[0].how, cands[0].lifted
             else:
-                cands = [engine.best(sent, prune=prune)]
-                text = cands[0].penn(sent.forms) + "\n"
+                line, how, lifted = engine.best_line(sent, prune=prune)
+                text = line + "\n"
         except InputError as err:
             report.problems.append(InputError(err.problem, sent.path, sent.line))
             yield "\n"
             continue
         report.converted += 1
-        report.fallback += cands[0].how == "fallback"
-        if cands[0].lifted:
-            report.lifted.append((sent.path, sent.line, cands[0].lifted))
+        report.fallback += how == "fallback"
+        if lifted:
+            report.lifted.append((sent.path, sent.line, lifted))
         yield text
 
 

@@ -53,6 +53,11 @@ class Converter(Protocol):
         """The best c-parse consistent with the sentence's d-parse."""
         ...
 
+    def best_line(self, sent: DepSentence, prune: bool = True) -> tuple[str, str, list[Lift]]:
+        """The best c-parse as a Penn line, with its ``how`` and the lifted arcs (conversion
+        needs no tree)."""
+        ...
+
 
 class Engine:
     """A loaded model and its decoder (a :class:`Converter`)."""
@@ -101,3 +106,9 @@ class Engine:
         heads, lifted = projectivize(sent.heads)
         p = self.parser.parse(sent.forms, sent.tags, heads, prune=prune, rels=sent.rels)
         return Candidate(p.tree, p.score, p.how, lifted)
+
+    def best_line(self, sent: DepSentence, prune: bool = True) -> tuple[str, str, list[Lift]]:
+        """The best c-parse's Penn line, written from the derivation without a tree."""
+        heads, lifted = projectivize(sent.heads)
+        line, how = self.parser.parse_line(sent.forms, sent.tags, heads, prune, sent.rels)
+        return line, how, lifted

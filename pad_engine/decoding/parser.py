@@ -20,7 +20,7 @@ from pad_engine.decoding.features import NO_LABELS, label_ids, tag_ids, word_ids
 from pad_engine.decoding.model import Model
 from pad_engine.errors import InputError
 from pad_engine.trees.binarize import HEAD_LEFT, HEAD_RIGHT, LEAF, UNARY
-from pad_engine.trees.lextree import LexNode
+from pad_engine.trees.lextree import LexNode, escape_word, to_line
 from pad_engine.trees.structure import cell_count, cell_spans, is_projective_tree
 
 # The largest chart a sentence may need, in cells x (k + 1): chart memory grows with it, by
@@ -133,6 +133,38 @@ def derivation_tree(symbols: list[str], kinds, syms, words, tags: list[str]) -> 
     return root
 
 
+def derivation_line(symbols: list[str], kinds, syms, words, forms: list[str],
+                    tags: list[str]) -> str:
+    """``to_line(derivation_tree(symbols, kinds, syms, words, tags), forms)``, in one walk
+    over the pre-order node arrays: a node closes when its last child has (a binary node has
+    two, a unary one), and chain symbols open no bracket."""
+    kinds = kinds.tolist()
+    syms = syms.tolist()
+    words = words.tolist()
+    parts: list[str] = []
+    open_nodes: list[list] = []  # [children still to complete, writes a bracket]
+    for q, kind in enumerate(kinds):
+        space = " " if q else ""
+        if kind == LEAF:
+            w = words[q]
+            parts.append(f"{space}({escape_word(tags[w])} {escape_word(forms[w])})")
+            while open_nodes:  # close every node this leaf completes
+                node = open_nodes[-1]
+                node[0] -= 1
+                if node[0]:
+                    break
+                open_nodes.pop()
+                if node[1]:
+                    parts.append(")")
+            continue
+        label = symbols[syms[q]]
+        real = not (label[0] == "@" and label[-1] in "<>")
+        if real:
+            parts.append(f"{space}({label}")
+        open_nodes.append([1 if kind == UNARY else 2, real])
+    return "".join(parts)
+
+
 def fallback_tree(model: Model, tags: list[str], heads: list[int]) -> LexNode:
     """A flat tree from the d-parse alone: every head with dependents projects one phrase
     (the label its tag usually projects in training, else ``X``) over its dependents."""
@@ -213,12 +245,26 @@ class Parser:
         """The best tree consistent with ``heads`` (1-based, 0 = root, projective), in one
         pass: a head that pruning leaves without a complete item is redone exactly, and with
         glue rules where the learned ones cannot build one (``how`` names the last needed)."""
-        enc = self.encode_checked(forms, tags, heads, rels)
-        score, kinds, syms, _, _, words, level = run_decoder(
-            self.model, enc, decoder.PRUNED if prune else decoder.EXACT, escalate=True)
+        score, kinds, syms, words, level = self._best(forms, tags, heads, prune, rels)
         if kinds.shape[0]:
             return Parse(self.tree(kinds, syms, words, tags), float(score), HOW[level])
         return Parse(fallback_tree(self.model, tags, heads), float("-inf"), "fallback")
+
+    def parse_line(self, forms: list[str], tags: list[str], heads: list[int],
+                   prune: bool = True, rels: list[str] | None = None) -> tuple[str, str]:
+        """The Penn line of :meth:`parse`'s tree and its ``how``, written straight from the
+        derivation (conversion needs no tree objects)."""
+        _, kinds, syms, words, level = self._best(forms, tags, heads, prune, rels)
+        if kinds.shape[0]:
+            return derivation_line(self.model.grammar.symbols, kinds, syms, words, forms,
+                                   tags), HOW[level]
+        return to_line(fallback_tree(self.model, tags, heads), forms), "fallback"
+
+    def _best(self, forms, tags, heads, prune, rels):
+        enc = self.encode_checked(forms, tags, heads, rels)
+        score, kinds, syms, _, _, words, level = run_decoder(
+            self.model, enc, decoder.PRUNED if prune else decoder.EXACT, escalate=True)
+        return score, kinds, syms, words, level
 
     def kbest(self, forms: list[str], tags: list[str], heads: list[int], k: int,
               prune: bool = True, rels: list[str] | None = None) -> list[Parse]:

@@ -26,7 +26,7 @@ from pad_engine.decoding.engine import Candidate
 from pad_engine.decoding.labelsets import ANY, DROP, LabelSet, load_label_set, relation_key
 from pad_engine.trees.deptree import DepSentence, bottom_up
 from pad_engine.trees.lextree import LexNode
-from pad_engine.trees.projectivize import projectivize
+from pad_engine.trees.projectivize import Lift, projectivize
 
 # every phrase label the projection can produce
 LABELS = ("ADJP", "ADVP", "CONJP", "FRAG", "INTJ", "NP", "PP", "PRN", "PRT", "QP", "S",
@@ -793,3 +793,8 @@ class RuleBasedEngine:
         tree = project(sent.forms, sent.tags, heads, sent.rels or None)
         tree = self.labels.apply(tree, sent.tags, sent.rels)
         return Candidate(tree, 0.0, "rules", list(lifted))
+
+    def best_line(self, sent: DepSentence, prune: bool = True) -> tuple[str, str, list[Lift]]:
+        """:meth:`best`'s Penn line, how it was made and the lifted arcs."""
+        cand = self.best(sent, prune)
+        return cand.penn(sent.forms), cand.how, cand.lifted

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+import numpy as np
+
 
 @dataclass
 class DepSentence:
@@ -106,34 +108,9 @@ def single_root(heads: list[int]) -> tuple[list[int], int, list[int]]:
 def nonprojective_arcs(heads: list[int] | tuple[int, ...]) -> list[int]:
     """Dependents m whose arc is non-projective (a word between m and its head is not
     dominated by the head), in time linear in the total arc length. ``heads`` must be a tree."""
-    n = len(heads)
-    children: list[list[int]] = [[] for _ in range(n + 1)]
-    for m, h in enumerate(heads, 1):
-        children[h].append(m)
-    enter = [0] * (n + 1)
-    leave = [0] * (n + 1)
-    clock = 0
-    stack = [0]
-    while stack:  # pre-order numbering; leave[v] is the last number inside v's subtree
-        v = stack.pop()
-        if v < 0:
-            leave[~v] = clock - 1
-            continue
-        enter[v] = clock
-        clock += 1
-        stack.append(~v)
-        stack.extend(children[v])
-    bad = []
-    for m, h in enumerate(heads, 1):
-        if h == 0:
-            continue
-        lo, hi = (h, m) if h < m else (m, h)
-        first, last = enter[h], leave[h]
-        for w in range(lo + 1, hi):
-            if not first <= enter[w] <= last:
-                bad.append(m)
-                break
-    return bad
+    from pad_engine.trees.structure import nonprojective_mask
+
+    return np.flatnonzero(nonprojective_mask(np.asarray(heads, np.int64))).tolist()
 
 
 def is_projective(heads: list[int] | tuple[int, ...]) -> bool:

@@ -141,3 +141,52 @@ def cell_span(h, a, b, lptr, rptr, ldeps, rdeps, lo, hi):
     i = h if a == 0 else lo[ldeps[lptr[h] + a - 1]]
     j = h if b == 0 else hi[rdeps[rptr[h] + b - 1]]
     return i, j
+
+
+@njit(cache=True, nogil=True)
+def nonprojective_mask(heads):
+    """Per word m, whether its arc is non-projective (a word between m and its head is not
+    dominated by the head), for a tree ``heads`` (1-based, 0 = root), in time linear in the
+    total arc length. Compiled: the lifting search calls it for every state it visits."""
+    n = heads.shape[0]
+    count = np.zeros(n + 1, np.int64)
+    for m in range(n):
+        count[heads[m]] += 1
+    first = np.zeros(n + 2, np.int64)
+    for v in range(n + 1):
+        first[v + 1] = first[v] + count[v]
+    children = np.zeros(max(n, 1), np.int64)
+    fill = first[:-1].copy()
+    for m in range(1, n + 1):
+        children[fill[heads[m - 1]]] = m
+        fill[heads[m - 1]] += 1
+    enter = np.zeros(n + 1, np.int64)
+    leave = np.zeros(n + 1, np.int64)
+    stack = np.zeros(2 * n + 2, np.int64)
+    stack[0] = 0
+    top = 1
+    clock = 0
+    while top > 0:  # pre-order numbering; leave[v] is the last number inside v's subtree
+        top -= 1
+        v = stack[top]
+        if v < 0:
+            leave[~v] = clock - 1
+            continue
+        enter[v] = clock
+        clock += 1
+        stack[top] = ~v
+        top += 1
+        for q in range(first[v], first[v + 1]):
+            stack[top] = children[q]
+            top += 1
+    bad = np.zeros(n + 1, np.bool_)
+    for m in range(1, n + 1):
+        h = heads[m - 1]
+        if h == 0:
+            continue
+        lo, hi = (h, m) if h < m else (m, h)
+        for w in range(lo + 1, hi):
+            if not enter[h] <= enter[w] <= leave[h]:
+                bad[m] = True
+                break
+    return bad

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+import numpy as np
 import pytest
 from toy import derivation_score, enumerate_parses, random_projective
 
@@ -61,3 +62,51 @@ def test_first_candidate_is_the_one_best(random_model):
             assert cands[0].score == pytest.approx(best.score, rel=1e-6)
             for c in cands:
                 assert induced_heads(c.tree, n) == heads
+
+
+def test_shared_subtrees_give_the_same_trees(random_backoff_model):
+    """k-best trees share the phrases their derivations share (refs); written out they are
+    the trees built one by one."""
+    from pad_engine.decoding import decoder
+    from pad_engine.decoding.parser import chart_inputs
+
+    parser = Parser(random_backoff_model)
+    rng = random.Random(21)
+    for _ in range(150):
+        n = rng.randint(1, 10)
+        heads = random_projective(n, rng)
+        tags = [rng.choice(["DT", "NN", "VBD", "IN", "JJ"]) for _ in range(n)]
+        forms = [f"s{i}" for i in range(n)]
+        got = [to_line(p.tree, forms) for p in parser.kbest(forms, tags, heads, 10, prune=False)]
+        enc = parser.encode_checked(forms, tags, heads, k=10)
+        scores, offsets, kinds, syms, _, _, words, _, _, _ = decoder.decode_kbest(
+            chart_inputs(random_backoff_model, enc, decoder.EXACT, escalate=True), 10)
+        alone = [to_line(parser.tree(kinds[a:b], syms[a:b], words[a:b], tags), forms)
+                 for a, b in zip(offsets[:-1], offsets[1:])]
+        assert got == alone
+
+
+def test_pruned_lists_keep_every_derivation_within_the_window(random_backoff_model):
+    """Pruned k-best keeps only an item's derivations within ``within`` of its best: every
+    derivation of the sentence within that window of the best survives, in order (a
+    derivation that close uses only parts that close to their items' best)."""
+    from pad_engine.decoding import decoder
+    from pad_engine.decoding.parser import chart_inputs
+
+    parser = Parser(random_backoff_model)
+    rng = random.Random(22)
+    checked = 0
+    for _ in range(300):
+        n = rng.randint(2, 9)
+        heads = random_projective(n, rng)
+        tags = [rng.choice(["DT", "NN", "VBD", "IN", "JJ"]) for _ in range(n)]
+        enc = parser.encode_checked([f"t{i}" for i in range(n)], tags, heads, k=30)
+        full, cut = (decoder.decode_kbest(chart_inputs(
+            random_backoff_model, enc, decoder.PRUNED, escalate=True, within=w), 30)[0]
+            for w in (np.inf, 2.0))
+        if len(full) == 0:
+            continue
+        window = full[full >= full[0] - 2.0]
+        assert cut[:len(window)] == pytest.approx(window, rel=1e-6, abs=1e-6)
+        checked += len(full) > len(window)
+    assert checked >= 20, checked  # the window cut something in many sentences

@@ -66,6 +66,7 @@ class Inputs(NamedTuple):
     escalate: bool  # a head without a complete phrase or tag is redone in the next mode
     alpha: float  # pruning 2 threshold
     beam: float  # pruned mode: items scoring more than this below their cell's best are dropped
+    within: float  # pruned mode, k-best: so are an item's derivations below its best
     gold_bin: np.ndarray  # training: gold rule per (cell, side), per (cell, layer)
     gold_un: np.ndarray
     cell_cost: np.ndarray  # oracle: gain per (cell, symbol); (0, 0) when unused
@@ -157,20 +158,23 @@ def _keep_best(E, es, ne, ps, pe, items, ui, ue, slot):
 
 
 @njit(cache=True)
-def _combine(E, es, ne, K, ps, pe, items, ui, ue, slot, hs, hx):
+def _combine(E, es, ne, K, ps, pe, items, ui, ue, slot, hs, hx, within, by_sym, start):
     """An item per symbol of the edges, with its best (K = 1) or K best derivations.
     Returns (items, entries) written."""
     if K == 1:
         count = _keep_best(E, es, ne, ps, pe, items, ui, ue, slot)
         return count, count
-    return combine(E, es, ne, K, ps, pe, items, ui, ue, hs, hx)
+    return combine(E, es, ne, K, ps, pe, items, ui, ue, hs, hx, slot, within, by_sym, start)
 
 
 @njit(cache=True)
-def _finish_cell(c, L, K, lay, items, finals, uf, ps, pe, ue, slot, layer_item, E, es, hs, hx):
+def _finish_cell(c, L, K, lay, items, finals, uf, ps, pe, ue, slot, layer_item, E, es, hs, hx,
+                 cslot, within, by_sym, start, beam, real, complete):
     """The cell's final items from its layers: a symbol built in one layer keeps that
     layer's list (so does the best layer for K = 1); the K best over several layers are
-    merged into new entries (rule column: the layer). Returns (finals, entries) written."""
+    merged into new entries (rule column: the layer; ``cslot``: the merge's work array, as
+    ``slot`` is in use), except for symbols the beam will drop (:func:`_beam`). Returns
+    (finals, entries) written."""
     nf = 0
     nmerge = 0
     for layer in range(L):
@@ -186,14 +190,22 @@ def _finish_cell(c, L, K, lay, items, finals, uf, ps, pe, ue, slot, layer_item, 
             elif K == 1:
                 if ps[items[q, 1]] > ps[finals[uf + f, 1]]:
                     finals[uf + f, 1], finals[uf + f, 3] = items[q, 1], layer
-            elif finals[uf + f, 3] >= 0:
-                finals[uf + f, 3] = -1  # several layers: merged below
-                nmerge += 1
+            else:
+                if finals[uf + f, 3] >= 0:
+                    finals[uf + f, 3] = -1  # several layers: merged below
+                    nmerge += 1
+                if ps[items[q, 1]] > ps[finals[uf + f, 1]]:  # the best layer's, until then
+                    finals[uf + f, 1] = items[q, 1]
     used = 0
     if nmerge > 0:
+        floor = -np.inf
+        if beam < np.inf:
+            for f in range(uf, uf + nf):
+                if real[finals[f, 0]] or not complete:
+                    floor = max(floor, ps[finals[f, 1]] - beam)
         ne = 0
         for f in range(nf):
-            if finals[uf + f, 3] < 0:
+            if finals[uf + f, 3] < 0 and ps[finals[uf + f, 1]] >= floor:
                 A = finals[uf + f, 0]
                 for layer in range(L):
                     q = layer_item[layer, A]
@@ -203,7 +215,8 @@ def _finish_cell(c, L, K, lay, items, finals, uf, ps, pe, ue, slot, layer_item, 
                             items[q, 1], items[q, 2], -1, 1)
                         es[ne] = 0.0
                         ne += 1
-        merged, used = combine(E, es, ne, K, ps, pe, finals, uf + nf, ue, hs, hx)
+        merged, used = combine(E, es, ne, K, ps, pe, finals, uf + nf, ue, hs, hx, cslot, within,
+                               by_sym, start)
         # the merged lists replace the placeholders, which leave the cell's range
         w = 0
         for f in range(nf):
@@ -215,6 +228,7 @@ def _finish_cell(c, L, K, lay, items, finals, uf, ps, pe, ue, slot, layer_item, 
             for col in range(3):
                 finals[uf + w + f, col] = finals[uf + nf + f, col]
             finals[uf + w + f, 3] = -1
+        nf = w + merged
     for layer in range(L):
         for q in range(lay[c * L + layer, 0], lay[c * L + layer, 0] + lay[c * L + layer, 1]):
             layer_item[layer, items[q, 0]] = -1
@@ -303,7 +317,7 @@ def _chart(inp, K):
                                                      g.top_over, g.real)
     nsym, nrows, top, nb, nu = g.nsym, g.nrows, g.top, g.binary.shape[0], g.unary.shape[0]
     weights, mask, alpha = inp.weights, inp.mask, inp.alpha
-    mode, escalate, beam = inp.mode, inp.escalate, inp.beam
+    mode, escalate, beam, within = inp.mode, inp.escalate, inp.beam, inp.within
     gold_bin, gold_un, cell_cost, loss_weight = inp.gold_bin, inp.gold_un, inp.cell_cost, \
         inp.loss_weight
     st = sentence_structure(heads)
@@ -324,6 +338,9 @@ def _chart(inp, K):
     hs = np.empty(0)
     hx = np.empty((0, 3), np.int64)
     slot = np.full(nsym, -1, np.int64)
+    cslot = np.full(nsym, -1, np.int64)
+    by_sym = np.empty(256, np.int64)  # combine's work arrays: edges by symbol, group starts
+    start = np.empty(nsym + 1, np.int64)
     layer_item = np.full((L, nsym), -1, np.int64)
     ctx = binary_context_array(labels)
     uctx = np.zeros(N_UNARY, np.int64)
@@ -382,7 +399,8 @@ def _chart(inp, K):
                         # room for the edges, and for an item per symbol with K entries each
                         new = min(bound, nsym)
                         if bound > E.shape[0]:
-                            E, es = _rows(E, 0, bound), _room(es, 0, bound)
+                            E, es, by_sym = (_rows(E, 0, bound), _room(es, 0, bound),
+                                            _room(by_sym, 0, bound))
                         if ui + new > items.shape[0]:
                             items = _rows(items, ui, new)
                         if ue + K * new > ps.shape[0]:
@@ -486,7 +504,8 @@ def _chart(inp, K):
                                     es[ne] = sc
                                     ne += 1
                         count, used = _combine(E, es, ne, K, ps, pe, items, ui, ue, slot, hs,
-                                               hx)
+                                               hx, within if prune else np.inf, by_sym,
+                                               start)
                         lay[c * L + layer, 0], lay[c * L + layer, 1] = ui, count
                         ui += count
                         ue += used
@@ -496,7 +515,8 @@ def _chart(inp, K):
                     for layer in range(L):
                         bound += lay[c * L + layer, 1]
                     if bound > E.shape[0]:
-                        E, es = _rows(E, 0, bound), _room(es, 0, bound)
+                        E, es, by_sym = (_rows(E, 0, bound), _room(es, 0, bound),
+                                        _room(by_sym, 0, bound))
                     if uf + 2 * bound > finals.shape[0]:
                         finals = _rows(finals, uf, 2 * bound)
                     if ue + K * bound > ps.shape[0]:
@@ -505,7 +525,10 @@ def _chart(inp, K):
                         hs, hx = np.empty(2 * bound + 2 * K), np.empty((2 * bound + 2 * K, 3),
                                                                      np.int64)
                     nf, used = _finish_cell(c, L, K, lay, items, finals, uf, ps, pe, ue, slot,
-                                            layer_item, E, es, hs, hx)
+                                            layer_item, E, es, hs, hx, cslot,
+                                            within if prune else np.inf, by_sym, start,
+                                            beam if prune and not (c == hc and h == root)
+                                            else np.inf, real, c == hc)
                     if prune and beam < np.inf and not (c == hc and h == root):
                         nf = _beam(finals, uf, nf, ps, beam, real, c == hc)
                     fin[c, 0], fin[c, 1] = uf, nf
@@ -543,8 +566,9 @@ def _find(table, first, count, A):
 @njit(cache=True, nogil=True)
 def _decode(inp, K):
     """Up to K best derivations. Returns (scores, offsets, kinds, syms, rules, cells, words,
-    level): derivation t is the pre-order node slice offsets[t]:offsets[t+1] of the node
-    arrays; level as :func:`_chart` returns it."""
+    level, refs, ends): derivation t is the pre-order node slice offsets[t]:offsets[t+1] of
+    the node arrays; level as :func:`_chart` returns it; per node the entry its derivation
+    is (:func:`decode_kbest`) and the end of its slice."""
     st, lay, fin, items, finals, ps, pe, comp, level = _chart(inp, K)
     ok, root, nl, nr, lptr, rptr, ldeps, rdeps, order, lo, hi, cbase = st
     g = inp.grammar
@@ -554,7 +578,7 @@ def _decode(inp, K):
     n = inp.sentence.heads.shape[0]
     rf = comp[root * nsym + g.top] if level >= 0 else -1
     if rf < 0:
-        return np.zeros(0), np.zeros(1, np.int64), e0, e0, e0, e0, e0, -1
+        return np.zeros(0), np.zeros(1, np.int64), e0, e0, e0, e0, e0, -1, e0, e0
     nk = finals[rf, 2]
     per = 2 * n * L + 4  # a binary or leaf node under at most U unary nodes
     kinds = np.zeros(nk * per, np.int64)
@@ -562,6 +586,7 @@ def _decode(inp, K):
     rules = np.full(nk * per, -1, np.int64)
     cells = np.zeros(nk * per, np.int64)
     wout = np.full(nk * per, -1, np.int64)
+    refs = np.zeros(nk * per, np.int64)  # the entry a node's derivation is: same, same subtree
     offsets = np.zeros(nk + 1, np.int64)
     scores = np.zeros(nk)
     # stack of references to a derivation of a final item: (cell, final item, rank)
@@ -587,6 +612,7 @@ def _decode(inp, K):
             while layer > 0:  # the unary chain, top down
                 r = pe[ent, 0]
                 kinds[out], syms[out], rules[out], cells[out] = UNARY, A, r, c
+                refs[out] = ent
                 out += 1
                 A = unary_child(r, unary, nb)
                 layer -= 1
@@ -594,7 +620,7 @@ def _decode(inp, K):
                 ent = items[q, 1] + pe[ent, 1]
             r = pe[ent, 0]
             h = np.searchsorted(cbase, c, side="right") - 1
-            syms[out], rules[out], cells[out] = A, r, c
+            syms[out], rules[out], cells[out], refs[out] = A, r, c, ent
             if r < 0:
                 kinds[out], wout[out] = LEAF, h
                 out += 1
@@ -618,7 +644,16 @@ def _decode(inp, K):
                 st_c[sp + 1], st_f[sp + 1], st_r[sp + 1] = mcell, mf, pe[ent, 2]
             sp += 2
         offsets[kk + 1] = out
-    return scores, offsets, kinds[:out], syms[:out], rules[:out], cells[:out], wout[:out], level
+    ends = np.empty(out, np.int64)
+    for q in range(out - 1, -1, -1):  # the end of each node's pre-order slice
+        if kinds[q] == LEAF:
+            ends[q] = q + 1
+        elif kinds[q] == UNARY:
+            ends[q] = ends[q + 1]
+        else:
+            ends[q] = ends[ends[q + 1]]
+    return (scores, offsets, kinds[:out], syms[:out], rules[:out], cells[:out], wout[:out],
+            level, refs[:out], ends)
 
 
 @njit(cache=True, nogil=True)
@@ -626,7 +661,7 @@ def decode(inp):
     """Best derivation. Returns (score, kinds, syms, rules, cells, words, level) with pre-order
     node arrays and the highest mode a head needed (PRUNED, EXACT, GLUE); score is -inf, the
     arrays empty and level -1 when no derivation exists (the caller backs off)."""
-    scores, offsets, kinds, syms, rules, cells, words, level = _decode(inp, 1)
+    scores, offsets, kinds, syms, rules, cells, words, level, _, _ = _decode(inp, 1)
     if scores.shape[0] == 0:
         return -np.inf, kinds, syms, rules, cells, words, level
     return scores[0], kinds, syms, rules, cells, words, level
@@ -635,8 +670,9 @@ def decode(inp):
 @njit(cache=True, nogil=True)
 def decode_kbest(inp, K):
     """Up to K best derivations, best first. Returns (scores, offsets, kinds, syms, rules,
-    cells, words, level): derivation t is the pre-order node slice offsets[t]:offsets[t+1];
-    level as for :func:`decode`."""
+    cells, words, level, refs, ends): derivation t is the pre-order node slice
+    offsets[t]:offsets[t+1]; level as for :func:`decode`; two nodes with the same ref head
+    the same subtree (shared among the K), which ends before ``ends`` of the node."""
     return _decode(inp, K)
 
 

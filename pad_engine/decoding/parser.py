@@ -34,6 +34,7 @@ MAX_CHART = 600_000
 # sentences/s, against no beam): 5: 97.41 / 84.06, 1.9x; 4: 97.42 / 84.03, 2.3x, but a tenth of
 # PTB sentences then redo a subtree exactly; 3: 97.13 / 83.76.
 BEAM = 5.0
+WITHIN = 5.0
 
 
 class Encoded(NamedTuple):
@@ -72,13 +73,13 @@ def encode(model: Model, forms: list[str], tags: list[str], heads: list[int],
 def chart_inputs(model: Model, enc: Encoded, mode: int, escalate: bool = False,
                  weights: np.ndarray | None = None, gold_bin: np.ndarray | None = None,
                  gold_un: np.ndarray | None = None, cell_cost: np.ndarray | None = None,
-                 loss_weight: float = 0.0) -> decoder.Inputs:
+                 loss_weight: float = 0.0, within: float = BEAM) -> decoder.Inputs:
     """The one record the kernels read: the sentence, the model's grammar, weights and search
     settings (``mode``: decoder.PRUNED, EXACT or GLUE, and whether a head escalates); the
     gold derivation's rules for loss-augmented training, or per-cell gains for the oracle."""
     return decoder.Inputs(
         enc, model.packed(), model.weights if weights is None else weights, model.mask,
-        int(mode), bool(escalate), float(model.alpha), BEAM,
+        int(mode), bool(escalate), float(model.alpha), BEAM, float(within),
         decoder.NO_GOLD if gold_bin is None else gold_bin,
         decoder.NO_GOLD if gold_un is None else gold_un,
         decoder.NO_CELL_COST if cell_cost is None else cell_cost, float(loss_weight),
@@ -93,20 +94,27 @@ def run_decoder(model: Model, enc: Encoded, mode: int, **options):
 HOW = ("pruned", "exact", "glue")  # Parse.how by the highest mode a head needed
 
 
-def derivation_tree(symbols: list[str], kinds, syms, words, tags: list[str]) -> LexNode:
+def derivation_tree(symbols: list[str], kinds, syms, words, tags: list[str], refs=None,
+                    ends=None, shared: dict[int, LexNode] | None = None) -> LexNode:
     """The Penn-level tree of a derivation given as the decoder's pre-order node arrays.
 
     Debinarization happens on the way: a chain symbol (``@A>``, ``@A<``) opens no node, so
     its children land in the nearest real ancestor, in order; the ancestor's head child is
     the one reached from it through head-side links only. Leaves keep the input tags.
+    With ``refs``/``ends`` (:func:`decoder.decode_kbest`) and a ``shared`` dict, a phrase
+    whose derivation an earlier tree of the same list built is that tree's node, not a copy
+    (a k-best list's trees differ in a few places; trees are never changed in place).
     """
     kinds = kinds.tolist()
     syms = syms.tolist()
     words = words.tolist()
+    refs = refs.tolist() if shared is not None else None
+    ends = ends.tolist() if shared is not None else None
     root = LexNode(symbols[syms[0]], [], 0, -1)
     owner, on_head = root, True
     pending: list[tuple[LexNode, bool]] = []  # (owner, on its head path) of the next nodes
-    for q in range(len(kinds)):
+    q = 0
+    while q < len(kinds):
         kind = kinds[q]
         if q > 0:
             owner, on_head = pending.pop()
@@ -115,8 +123,17 @@ def derivation_tree(symbols: list[str], kinds, syms, words, tags: list[str]) -> 
                 node = LexNode(tags[words[q]], [], 0, words[q])
             elif label[0] == "@" and label[-1] in "<>":
                 node = None
+            elif shared is not None and refs[q] in shared:
+                node = shared[refs[q]]
+                if on_head:
+                    owner.head = len(owner.children)
+                owner.children.append(node)
+                q = ends[q]
+                continue
             else:
                 node = LexNode(label, [], 0, -1)
+                if shared is not None:
+                    shared[refs[q]] = node
             if node is not None:
                 if on_head:
                     owner.head = len(owner.children)
@@ -130,6 +147,7 @@ def derivation_tree(symbols: list[str], kinds, syms, words, tags: list[str]) -> 
         elif kind == HEAD_RIGHT:
             pending.append((owner, on_head))
             pending.append((owner, False))
+        q += 1
     return root
 
 
@@ -236,9 +254,12 @@ class Parser:
                 f"is {MAX_CHART // (k + 1):,} cells for {k} tree{'s' if k > 1 else ''}")
         return enc
 
-    def tree(self, kinds, syms, words, tags: list[str]) -> LexNode:
-        """The Penn-level tree of a decoded derivation, with the input tags kept."""
-        return derivation_tree(self.model.grammar.symbols, kinds, syms, words, tags)
+    def tree(self, kinds, syms, words, tags: list[str], refs=None, ends=None,
+             shared: dict[int, LexNode] | None = None) -> LexNode:
+        """The Penn-level tree of a decoded derivation, with the input tags kept (subtrees
+        shared within a k-best list: :func:`derivation_tree`)."""
+        return derivation_tree(self.model.grammar.symbols, kinds, syms, words, tags, refs,
+                               ends, shared)
 
     def parse(self, forms: list[str], tags: list[str], heads: list[int],
               prune: bool = True, rels: list[str] | None = None) -> Parse:
@@ -272,16 +293,19 @@ class Parser:
         A pruned search that finds fewer than k is redone exactly; glue as in :meth:`parse`."""
         enc = self.encode_checked(forms, tags, heads, rels, k)
         result: list[Parse] = []
-        for mode in (decoder.PRUNED, decoder.EXACT) if prune else (decoder.EXACT,):
-            scores, offsets, kinds, syms, _, _, words, level = decoder.decode_kbest(
-                chart_inputs(self.model, enc, mode, escalate=True), k)
-            result, seen = [], set()
+        passes = ((decoder.PRUNED, WITHIN), (decoder.PRUNED, np.inf), (decoder.EXACT, np.inf))
+        for mode, within in passes if prune else passes[2:]:
+            scores, offsets, kinds, syms, _, _, words, level, refs, ends = (
+                decoder.decode_kbest(chart_inputs(self.model, enc, mode, escalate=True,
+                                                  within=within), k))
+            result, seen, shared = [], set(), {}
             for t in range(len(scores)):
                 sl = slice(offsets[t], offsets[t + 1])
                 key = (kinds[sl].tobytes(), syms[sl].tobytes())  # one derivation per tree
                 if key not in seen:
                     seen.add(key)
-                    tree = self.tree(kinds[sl], syms[sl], words[sl], tags)
+                    tree = self.tree(kinds[sl], syms[sl], words[sl], tags, refs[sl],
+                                     ends[sl] - offsets[t], shared)
                     result.append(Parse(tree, float(scores[t]), HOW[level]))
             if len(result) >= k or level != decoder.PRUNED:
                 return result

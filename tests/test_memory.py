@@ -71,3 +71,12 @@ def test_batch_conversion_reports_the_refused_sentence_and_goes_on(bundled):
     assert [str(p) for p in report.problems] == [
         "in.conll:1: sentence too large to decode: 500 words whose d-parse needs 63,249 chart "
         "cells (word 250 has 499 dependents); the limit is 54,545 cells for 10 trees"]
+
+
+def test_a_flat_300_word_sentence_fits_in_250_mb_for_one_tree_and_ten():
+    """Issue 23's bound on the whole process (model, compiled kernels, chart), as ``pad
+    bench`` reports it: before, 532 MB for the best tree and 1.08 GB for 10."""
+    from pad_engine.learning.bench import flat_sentence_peak_mb
+
+    for k in (1, 10):
+        assert flat_sentence_peak_mb(default_model_path(), 300, k) < 250, k

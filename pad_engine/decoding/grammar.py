@@ -55,6 +55,11 @@ class Grammar:
         """Pruning row of a tag; unknown tags use the ALL row (every rule)."""
         return self._tag.get(tag, len(self.tags))
 
+    def tag_rows(self, tags: list[str]) -> np.ndarray:
+        """:meth:`tag_row` of each tag, as an array (per sentence, on the hot path)."""
+        get, unknown = self._tag.get, len(self.tags)
+        return np.array([get(t, unknown) for t in tags], np.int64)
+
     @property
     def top(self) -> int:
         return 0

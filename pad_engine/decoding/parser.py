@@ -62,7 +62,7 @@ def encode(model: Model, forms: list[str], tags: list[str], heads: list[int],
     labels) are read only by a model trained with them; missing ones count as "_"."""
     g = model.grammar
     n = len(forms)
-    rows = np.fromiter((g.tag_row(t) for t in tags), dtype=np.int64, count=n)
+    rows = g.tag_rows(tags)
     h = np.fromiter(heads, dtype=np.int64, count=n) - 1
     labels = NO_LABELS
     if model.dep_labels:

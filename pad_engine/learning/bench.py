@@ -121,9 +121,52 @@ def format_rules(f: dict) -> list[str]:
                             if k.startswith("rules_"))]
 
 
+# A child's own peak resident memory in kB: VmHWM where Linux has it (ru_maxrss would count
+# the pages a child shares with the process it was forked from), else ru_maxrss.
+_PEAK = """
+import resource, sys
+def peak_kb():
+    try:
+        with open("/proc/self/status") as status:
+            return int(next(x for x in status if x.startswith("VmHWM")).split()[1])
+    except (OSError, StopIteration):
+        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+"""
+# One process decodes a flat sentence (one head, every other word its dependent: the largest
+# chart per word) after a warm-up, and prints its peak.
+_FLAT = _PEAK + """
+from pad_engine.decoding.model import Model
+from pad_engine.decoding.parser import Parser
+parser, n, k = Parser(Model.load(sys.argv[1])), int(sys.argv[2]), int(sys.argv[3])
+tags = ["NN"] * n
+tags[n // 2 - 1] = "VBD"
+heads = [0 if i == n // 2 else n // 2 for i in range(1, n + 1)]
+forms = [f"w{i}" for i in range(n)]
+parser.kbest(forms[:2], tags[:2], [2, 0], k)
+parser.kbest(forms, tags, heads, k)
+print(peak_kb())
+"""
+# ``pad`` with the arguments given, then its peak on the last line of stderr.
+_PAD = _PEAK + """
+from pad_engine.cli import main
+code = main(sys.argv[1:])
+print(peak_kb(), file=sys.stderr)
+sys.exit(code)
+"""
+
+
+def flat_sentence_peak_mb(model_path: Path, words: int, k: int) -> float:
+    """Peak memory (MB) of a process that decodes a flat ``words``-word sentence (k trees)."""
+    proc = subprocess.run([sys.executable, "-c", _FLAT, str(model_path), str(words), str(k)],
+                          capture_output=True, text=True)
+    if proc.returncode != 0:
+        raise RuntimeError(f"flat sentence: {proc.stderr.strip()[-500:]}")
+    return int(proc.stdout.split()[-1]) / 1024
+
+
 def convert_process(model_path: Path, conll: Path, out: Path) -> tuple[float, int]:
     """Wall time and peak memory (kB) of one ``pad convert`` process."""
-    cmd = [sys.executable, "-m", "pad_engine", "convert", str(conll), "-o", str(out),
+    cmd = [sys.executable, "-c", _PAD, "convert", str(conll), "-o", str(out),
            "--model", str(model_path)]
     start = time.perf_counter()
     proc = subprocess.run(cmd, capture_output=True, text=True,
@@ -131,8 +174,7 @@ def convert_process(model_path: Path, conll: Path, out: Path) -> tuple[float, in
     seconds = time.perf_counter() - start
     if proc.returncode != 0:
         raise RuntimeError(f"pad convert failed: {proc.stderr.strip()}")
-    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-    return seconds, peak
+    return seconds, int(proc.stderr.split()[-1])
 
 
 def ud_figures(ewt: Path) -> dict:
@@ -306,6 +348,7 @@ def run_bench(treebank: Path, model_path: Path | None = None, epochs: int = 10,
         figures["end_to_end_sent_per_s"] = _rate(10 * len(test), wall - startup)
         figures["end_to_end_wall_seconds"] = wall
         figures["convert_peak_mb"] = peak / 1024
+        figures["flat300_peak_mb"] = [flat_sentence_peak_mb(mpath, 300, k) for k in (1, 10)]
     if ewt is not None:
         figures.update(ud_figures(ewt))
     if farpahc is not None:
@@ -343,6 +386,8 @@ def format_figures(f: dict) -> list[str]:
         f"pad convert end to end         {f['end_to_end_sent_per_s']:,.0f} sent/s after start-up"
         f" ({f['end_to_end_wall_seconds']:.2f} s wall for {10 * f['test_sentences']} sentences)",
         f"pad convert peak memory        {f['convert_peak_mb']:.0f} MB",
+        "flat 300-word sentence         peak {:.0f} MB (1 tree), {:.0f} MB (10 trees), whole "
+        "process".format(*f["flat300_peak_mb"]),
         f"bench peak memory              {f['bench_peak_mb']:.0f} MB",
         f"model file                     {f['model_file_mb']:.1f} MB",
     ]

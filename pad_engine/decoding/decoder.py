@@ -16,6 +16,10 @@ derivations differs: keep the best (K = 1), or enumerate the K best lazily
 for every cell x layer x symbol, so memory follows what a sentence builds; callers bound the
 number of cells before decoding (``parser.MAX_CHART``).
 
+Each head is decoded in a mode (``PRUNED``, ``EXACT``, ``GLUE``) and, with ``escalate``, moves
+to the next when its complete cell comes out without a phrase (:func:`_chart`): one pass per
+sentence, glue rules made up from the symbols' keys only where the learned ones cannot build.
+
 The same routine does loss-augmented decoding for training (``loss_weight`` > 0 adds the
 Hamming cost of each production against the gold derivation) and the oracle (``cell_cost``).
 """

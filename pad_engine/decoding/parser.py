@@ -94,29 +94,33 @@ def run_decoder(model: Model, enc: Encoded, mode: int, **options):
 HOW = ("pruned", "exact", "glue")  # Parse.how by the highest mode a head needed
 
 
-def derivation_tree(symbols: list[str], kinds, syms, words, tags: list[str], refs=None,
-                    ends=None, shared: dict[int, LexNode] | None = None) -> LexNode:
+def derivation_tree(symbols: list[str], kinds, syms, words, tags: list[str]) -> LexNode:
     """The Penn-level tree of a derivation given as the decoder's pre-order node arrays.
 
     Debinarization happens on the way: a chain symbol (``@A>``, ``@A<``) opens no node, so
     its children land in the nearest real ancestor, in order; the ancestor's head child is
     the one reached from it through head-side links only. Leaves keep the input tags.
-    With ``refs``/``ends`` (:func:`decoder.decode_kbest`) and a ``shared`` dict, a phrase
-    whose derivation an earlier tree of the same list built is that tree's node, not a copy
-    (a k-best list's trees differ in a few places; trees are never changed in place).
     """
-    kinds = kinds.tolist()
-    syms = syms.tolist()
-    words = words.tolist()
-    refs = refs.tolist() if shared is not None else None
-    ends = ends.tolist() if shared is not None else None
-    root = LexNode(symbols[syms[0]], [], 0, -1)
+    return build_tree(symbols, kinds.tolist(), syms.tolist(), words.tolist(), tags, 0,
+                      len(kinds))
+
+
+def build_tree(symbols: list[str], kinds: list[int], syms: list[int], words: list[int],
+               tags: list[str], start: int, stop: int, refs: list[int] | None = None,
+               ends: list[int] | None = None, shared: dict[int, LexNode] | None = None
+               ) -> LexNode:
+    """:func:`derivation_tree` of the nodes ``start:stop`` of lists (a k-best list converts
+    its arrays once). With ``refs``/``ends`` (:func:`decoder.decode_kbest`) and a ``shared``
+    dict, a phrase whose derivation an earlier tree of the same list built is that tree's
+    node, not a copy (a k-best list's trees differ in a few places; trees are never changed
+    in place)."""
+    root = LexNode(symbols[syms[start]], [], 0, -1)
     owner, on_head = root, True
     pending: list[tuple[LexNode, bool]] = []  # (owner, on its head path) of the next nodes
-    q = 0
-    while q < len(kinds):
+    q = start
+    while q < stop:
         kind = kinds[q]
-        if q > 0:
+        if q > start:
             owner, on_head = pending.pop()
             label = symbols[syms[q]]
             if kind == LEAF:
@@ -254,12 +258,9 @@ class Parser:
                 f"is {MAX_CHART // (k + 1):,} cells for {k} tree{'s' if k > 1 else ''}")
         return enc
 
-    def tree(self, kinds, syms, words, tags: list[str], refs=None, ends=None,
-             shared: dict[int, LexNode] | None = None) -> LexNode:
-        """The Penn-level tree of a decoded derivation, with the input tags kept (subtrees
-        shared within a k-best list: :func:`derivation_tree`)."""
-        return derivation_tree(self.model.grammar.symbols, kinds, syms, words, tags, refs,
-                               ends, shared)
+    def tree(self, kinds, syms, words, tags: list[str]) -> LexNode:
+        """The Penn-level tree of a decoded derivation, with the input tags kept."""
+        return derivation_tree(self.model.grammar.symbols, kinds, syms, words, tags)
 
     def parse(self, forms: list[str], tags: list[str], heads: list[int],
               prune: bool = True, rels: list[str] | None = None) -> Parse:
@@ -298,15 +299,13 @@ class Parser:
             scores, offsets, kinds, syms, _, _, words, level, refs, ends = (
                 decoder.decode_kbest(chart_inputs(self.model, enc, mode, escalate=True,
                                                   within=within), k))
-            result, seen, shared = [], set(), {}
-            for t in range(len(scores)):
-                sl = slice(offsets[t], offsets[t + 1])
-                key = (kinds[sl].tobytes(), syms[sl].tobytes())  # one derivation per tree
-                if key not in seen:
-                    seen.add(key)
-                    tree = self.tree(kinds[sl], syms[sl], words[sl], tags, refs[sl],
-                                     ends[sl] - offsets[t], shared)
-                    result.append(Parse(tree, float(scores[t]), HOW[level]))
+            lists = kinds.tolist(), syms.tolist(), words.tolist()
+            refs, ends, shared = refs.tolist(), ends.tolist(), {}
+            # binarization gives a tree one derivation, so the k are k distinct trees
+            result = [Parse(build_tree(self.model.grammar.symbols, *lists, tags, a, b, refs,
+                                       ends, shared), score, HOW[level])
+                      for a, b, score in zip(offsets[:-1].tolist(), offsets[1:].tolist(),
+                                             scores.tolist())]
             if len(result) >= k or level != decoder.PRUNED:
                 return result
         return result or [Parse(fallback_tree(self.model, tags, heads), float("-inf"),

@@ -34,6 +34,11 @@ MAX_CHART = 600_000
 # sentences/s, against no beam): 5: 97.41 / 84.06, 1.9x; 4: 97.42 / 84.03, 2.3x, but a tenth of
 # PTB sentences then redo a subtree exactly; 3: 97.13 / 83.76.
 BEAM = 5.0
+# Pruned k-best keeps an item's derivations within WITHIN of its best: a derivation of the
+# sentence within WITHIN of the best tree uses only parts that close to their items' best, so
+# none of those is lost; a list left shorter than k is redone without the window, then
+# exactly. PTB sample test, k = 10 with trees: 1.17x the speed of no window with 5, 1.15x
+# with 3 (2: more lists redone, slower); k-best oracle F1 at k = 10 the same (98.22).
 WITHIN = 5.0
 
 

@@ -269,8 +269,11 @@ def unary_child(r, unary, nb):
 
 @njit(cache=True)
 def _beam(finals, uf, nf, ps, beam, real, complete):
-    """Keep the final items of a cell that score within ``beam`` of its best (in a complete
-    cell, of its best phrase or tag: what a parent can attach); returns how many."""
+    """Keep the items (rows ``uf``.. of a table of final or layer items) of a cell that score
+    within ``beam`` of their best (in a complete cell, of its best phrase or tag: what a
+    parent can attach); returns how many. Applied to each unary layer as it is built, it
+    spares the unary rules over items the cell's beam would drop (EWT: 12.5 items a cell
+    instead of 22.4, the same final items and F1)."""
     best = -np.inf
     for f in range(uf, uf + nf):
         if real[finals[f, 0]] or not complete:
@@ -278,7 +281,7 @@ def _beam(finals, uf, nf, ps, beam, real, complete):
     kept = 0
     for f in range(uf, uf + nf):
         if ps[finals[f, 1]] >= best - beam and (real[finals[f, 0]] or not complete):
-            for col in range(4):
+            for col in range(finals.shape[1]):
                 finals[uf + kept, col] = finals[f, col]
             kept += 1
     return kept
@@ -510,6 +513,8 @@ def _chart(inp, K):
                         count, used = _combine(E, es, ne, K, ps, pe, items, ui, ue, slot, hs,
                                                hx, within if prune else np.inf, by_sym,
                                                start)
+                        if prune and beam < np.inf and not top_ok:
+                            count = _beam(items, ui, count, ps, beam, real, c == hc)
                         lay[c * L + layer, 0], lay[c * L + layer, 1] = ui, count
                         ui += count
                         ue += used

@@ -258,25 +258,25 @@ def rule_keys(binary, unary, sym_key):
     return bkey, ukey, pkey
 
 
+def _padded(values: list[str], bos: int, eos: int, key) -> np.ndarray:
+    """``key`` of each value, between the sentence-boundary values (index p + 1: value p)."""
+    out = np.empty(len(values) + 2, dtype=np.int64)
+    out[0] = bos
+    out[-1] = eos
+    for p, value in enumerate(values, 1):
+        out[p] = key(value)
+    return out
+
+
 def word_ids(forms: list[str]) -> np.ndarray:
     """Padded stable hashes of the word forms (crc32: the same in every process)."""
-    out = np.empty(len(forms) + 2, dtype=np.int64)
-    out[0] = BOS_WORD
-    out[-1] = EOS_WORD
-    for p, form in enumerate(forms, 1):
-        out[p] = stable_key(form)
-    return out
+    return _padded(forms, BOS_WORD, EOS_WORD, stable_key)
 
 
 def tag_ids(tags: list[str]) -> np.ndarray:
     """Padded stable hashes of the tags. Keyed by the tag's name, not its row in a grammar:
     a tag that retraining adds (and the rows it shifts) changes no other feature."""
-    out = np.empty(len(tags) + 2, dtype=np.int64)
-    out[0] = BOS_TAG
-    out[-1] = EOS_TAG
-    for p, tag in enumerate(tags, 1):
-        out[p] = _tag_key(tag)
-    return out
+    return _padded(tags, BOS_TAG, EOS_TAG, _tag_key)
 
 
 @functools.lru_cache(maxsize=4096)

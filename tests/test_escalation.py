@@ -85,3 +85,16 @@ def test_the_beam_keeps_what_scores_near_the_best(complete):
         assert finals[:kept, 0].tolist() == [0, 1]
     else:  # best 9.0 (the intermediate): keeps only what is within 5 of it
         assert finals[:kept, 0].tolist() == [2]
+
+
+def test_a_grammar_without_rules_falls_back_to_the_flat_projection():
+    """No learned rule and no phrase for glue to build: every path gives the flat tree."""
+    from pad_engine.decoding.model import Model
+
+    parser = Parser(Model())
+    forms, tags, heads = ["a", "b", "c"], ["DT", "NN", "VBD"], [2, 3, 0]
+    assert parser.parse(forms, tags, heads).how == "fallback"
+    cands = parser.kbest(forms, tags, heads, 5)
+    assert [c.how for c in cands] == ["fallback"]
+    assert parser.parse_line(forms, tags, heads) == (
+        to_line(parser.parse(forms, tags, heads).tree, forms), "fallback")

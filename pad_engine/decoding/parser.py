@@ -311,6 +311,8 @@ class Parser:
                                        ends, shared), score, HOW[level])
                       for a, b, score in zip(offsets[:-1].tolist(), offsets[1:].tolist(),
                                              scores.tolist())]
+            if level < 0:  # not even glue rules derive it: the flat projection
+                break
             if len(result) >= k or level != decoder.PRUNED:
                 return result
         return result or [Parse(fallback_tree(self.model, tags, heads), float("-inf"),

@@ -16,7 +16,7 @@ from typing import NamedTuple
 import numpy as np
 
 from pad_engine.decoding.features import rule_keys, symbol_keys
-from pad_engine.trees.binarize import HEAD_LEFT, LEAF, UNARY, BinNode
+from pad_engine.trees.binarize import HEAD_LEFT, LEAF, UNARY, BinNode, is_intermediate
 
 UNKNOWN_TAG = "<unk>"
 TOP = "TOP"
@@ -179,7 +179,7 @@ class Grammar:
         learned = np.unique(((b64[:, 0] * nsym + b64[:, 1]) * nsym + b64[:, 2]) * 2 + b64[:, 3])
         top_over = np.zeros(nsym, np.bool_)
         top_over[unary[unary[:, 0] == self.top, 1]] = True
-        real = np.array([not s.startswith("@") and s != TOP for s in self.symbols], np.bool_)
+        real = np.array([not is_intermediate(s) and s != TOP for s in self.symbols], np.bool_)
         return GrammarArrays(
             nsym, nrows, binary, unary, ptr, ids, tag_sym, side_keys, side_p, side_n,
             self.max_unary, rule_key, unary_key, parent_key, self.top, sym_key, glue_parent,
@@ -191,7 +191,8 @@ class Grammar:
         use where the learned rules derive nothing (:mod:`decoder`): a tag's usual projection,
         an intermediate's phrase, a phrase itself; -1 for TOP."""
         tags = set(self.tags) | {UNKNOWN_TAG}
-        phrases = [s for s in self.symbols if s not in tags and s != TOP and s[:1] != "@"]
+        phrases = [s for s in self.symbols if s not in tags and s != TOP
+                   and not is_intermediate(s)]
         common = [p for p, _ in Counter(projections.values()).most_common() if p in self._sym]
         default = self._sym[(common or phrases)[0]] if common or phrases else -1
         parents = np.full(len(self.symbols), -1, np.int64)

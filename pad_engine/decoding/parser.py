@@ -19,8 +19,8 @@ from pad_engine.decoding import decoder
 from pad_engine.decoding.features import NO_LABELS, label_ids, tag_ids, word_ids
 from pad_engine.decoding.model import Model
 from pad_engine.errors import InputError
-from pad_engine.trees.binarize import HEAD_LEFT, HEAD_RIGHT, LEAF, UNARY
-from pad_engine.trees.lextree import LexNode, escape_word, to_line
+from pad_engine.trees.binarize import HEAD_LEFT, HEAD_RIGHT, LEAF, UNARY, is_intermediate
+from pad_engine.trees.lextree import LexNode, penn_leaf, to_line
 from pad_engine.trees.structure import cell_count, cell_spans, is_projective_tree
 
 # The largest chart a sentence may need, in cells x (k + 1): chart memory grows with it, by
@@ -30,9 +30,10 @@ from pad_engine.trees.structure import cell_count, cell_spans, is_projective_tre
 # refused with an InputError rather than risking an out-of-memory kill.
 MAX_CHART = 600_000
 # Pruned decoding drops a cell's items that score more than BEAM below its best (a complete
-# cell: below its best phrase or tag). Measured (PTB sample test / GUM held-out F1, EWT dev
-# sentences/s, against no beam): 5: 97.41 / 84.06, 1.9x; 4: 97.42 / 84.03, 2.3x, but a tenth of
-# PTB sentences then redo a subtree exactly; 3: 97.13 / 83.76.
+# cell: below its best phrase or tag). Measured on the PTB sample test split and GUM's
+# held-out documents (F1; GUM with its earlier 2^21-weight model), EWT dev (speed against no
+# beam): 5: 97.44 / 84.06, 1.9x; 4: 97.39 / 84.04, 2.3x, but three times the heads that need
+# exact decoding or glue; 3: 97.13 / 83.76 (measured when a failing head redid its subtree).
 BEAM = 5.0
 # Pruned k-best keeps an item's derivations within WITHIN of its best: a derivation of the
 # sentence within WITHIN of the best tree uses only parts that close to their items' best, so
@@ -78,7 +79,7 @@ def encode(model: Model, forms: list[str], tags: list[str], heads: list[int],
 def chart_inputs(model: Model, enc: Encoded, mode: int, escalate: bool = False,
                  weights: np.ndarray | None = None, gold_bin: np.ndarray | None = None,
                  gold_un: np.ndarray | None = None, cell_cost: np.ndarray | None = None,
-                 loss_weight: float = 0.0, within: float = BEAM) -> decoder.Inputs:
+                 loss_weight: float = 0.0, within: float = WITHIN) -> decoder.Inputs:
     """The one record the kernels read: the sentence, the model's grammar, weights and search
     settings (``mode``: decoder.PRUNED, EXACT or GLUE, and whether a head escalates); the
     gold derivation's rules for loss-augmented training, or per-cell gains for the oracle."""
@@ -130,7 +131,7 @@ def build_tree(symbols: list[str], kinds: list[int], syms: list[int], words: lis
             label = symbols[syms[q]]
             if kind == LEAF:
                 node = LexNode(tags[words[q]], [], 0, words[q])
-            elif label[0] == "@" and label[-1] in "<>":
+            elif is_intermediate(label):
                 node = None
             elif shared is not None and refs[q] in shared:
                 node = shared[refs[q]]
@@ -174,7 +175,7 @@ def derivation_line(symbols: list[str], kinds, syms, words, forms: list[str],
         space = " " if q else ""
         if kind == LEAF:
             w = words[q]
-            parts.append(f"{space}({escape_word(tags[w])} {escape_word(forms[w])})")
+            parts.append(space + penn_leaf(tags[w], forms[w]))
             while open_nodes:  # close every node this leaf completes
                 node = open_nodes[-1]
                 node[0] -= 1
@@ -185,7 +186,7 @@ def derivation_line(symbols: list[str], kinds, syms, words, forms: list[str],
                     parts.append(")")
             continue
         label = symbols[syms[q]]
-        real = not (label[0] == "@" and label[-1] in "<>")
+        real = not is_intermediate(label)
         if real:
             parts.append(f"{space}({label}")
         open_nodes.append([1 if kind == UNARY else 2, real])

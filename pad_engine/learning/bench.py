@@ -184,9 +184,9 @@ def convert_process(model_path: Path, conll: Path, out: Path) -> tuple[float, in
 
 def ud_figures(ewt: Path) -> dict:
     """The bundled UD model on UD English EWT train, as users bring UD files: ``pad convert``
-    end to end (a fresh process, after its start-up), and how many sentences each decoding
-    pass settled with the mean time per sentence of each kind (pruned alone; pruned, exact
-    and then glue for a sentence the learned grammar cannot cover)."""
+    end to end (a fresh process, after its start-up), and how many sentences needed each
+    decoding mode (pruned; exact at a head pruning left without a phrase; glue at a head the
+    learned grammar cannot complete) with the mean time per sentence of each kind."""
     from pad_engine.decoding.choice import UD_MODEL
     from pad_engine.io.conll import read_conll
     from pad_engine.resources import resource_path

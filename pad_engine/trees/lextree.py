@@ -150,6 +150,11 @@ def escape_word(word: str) -> str:
     return _SPACE.sub("_", word.replace("(", "-LRB-").replace(")", "-RRB-"))
 
 
+def penn_leaf(tag: str, word: str) -> str:
+    """A preterminal as a Penn line writes it."""
+    return f"({escape_word(tag)} {escape_word(word)})"
+
+
 def to_line(root: LexNode, forms: list[str], tags: list[str] | None = None) -> str:
     """One-line Penn bracketing, built directly (this is on the conversion hot path)."""
     parts: list[str] = []
@@ -160,7 +165,7 @@ def to_line(root: LexNode, forms: list[str], tags: list[str] | None = None) -> s
             parts.append(node)
         elif node.word >= 0:
             tag = tags[node.word] if tags is not None else node.label
-            parts.append(f"({escape_word(tag)} {escape_word(forms[node.word])})")
+            parts.append(penn_leaf(tag, forms[node.word]))
         else:
             parts.append(f"({node.label}")
             stack.append(")")

@@ -177,9 +177,8 @@ def _finish_cell(c, L, K, lay, items, finals, uf, ps, pe, ue, slot, layer_item, 
     """The cell's final items from its layers: a symbol built in one layer keeps that
     layer's list (so does the best layer for K = 1); the K best over several layers are
     merged into new entries (rule column: the layer; ``cslot``: the merge's work array, as
-    ``slot`` is in use). With a finite ``beam`` the final items scoring more than that below
-    the best (:func:`_best`) are dropped, before any merging. Returns (finals, entries)
-    written."""
+    ``slot`` is in use), except for symbols the cell's beam will drop (:func:`_beam`, which
+    the caller applies next). Returns (finals, entries) written."""
     nf = 0
     nmerge = 0
     for layer in range(L):
@@ -202,8 +201,8 @@ def _finish_cell(c, L, K, lay, items, finals, uf, ps, pe, ue, slot, layer_item, 
                 if ps[items[q, 1]] > ps[finals[uf + f, 1]]:  # the best layer's, until then
                     finals[uf + f, 1] = items[q, 1]
     used = 0
-    floor = _best(finals, uf, nf, ps, real, complete) - beam if beam < np.inf else -np.inf
     if nmerge > 0:
+        floor = _best(finals, uf, nf, ps, real, complete) - beam if beam < np.inf else -np.inf
         ne = 0
         for f in range(nf):
             if finals[uf + f, 3] < 0 and ps[finals[uf + f, 1]] >= floor:
@@ -230,8 +229,6 @@ def _finish_cell(c, L, K, lay, items, finals, uf, ps, pe, ue, slot, layer_item, 
                 finals[uf + w + f, col] = finals[uf + nf + f, col]
             finals[uf + w + f, 3] = -1
         nf = w + merged
-    if beam < np.inf:
-        nf = _keep(finals, uf, nf, ps, floor, real, complete)
     for layer in range(L):
         for q in range(lay[c * L + layer, 0], lay[c * L + layer, 0] + lay[c * L + layer, 1]):
             layer_item[layer, items[q, 0]] = -1
@@ -266,7 +263,7 @@ def unary_child(r, unary, nb):
     return u - unary.shape[0]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _best(table, first, count, ps, real, complete):
     """The best score among rows ``first``.. of a table of items or final items (in a
     complete cell, among its phrases and tags: what a parent can attach)."""
@@ -278,9 +275,12 @@ def _best(table, first, count, ps, real, complete):
 
 
 @njit(cache=True)
-def _keep(table, first, count, ps, floor, real, complete):
-    """Keep, in order, the rows ``first``.. scoring at least ``floor`` (in a complete cell,
-    only phrases and tags); returns how many."""
+def _beam(table, first, count, ps, beam, real, complete):
+    """Keep, in order, the rows ``first``.. of a table of items or final items of a cell
+    that score within ``beam`` of their best (:func:`_best`); returns how many. Applied to
+    each unary layer as it is built, it spares the unary rules over items the cell's beam
+    would drop (EWT: 12.5 items a cell instead of 22.4, the same final items and F1)."""
+    floor = _best(table, first, count, ps, real, complete) - beam
     kept = 0
     for f in range(first, first + count):
         if ps[table[f, 1]] >= floor and (real[table[f, 0]] or not complete):
@@ -288,16 +288,6 @@ def _keep(table, first, count, ps, floor, real, complete):
                 table[first + kept, col] = table[f, col]
             kept += 1
     return kept
-
-
-@njit(cache=True)
-def _beam(table, first, count, ps, beam, real, complete):
-    """Keep the items of a cell that score within ``beam`` of their best; returns how many.
-    Applied to each unary layer as it is built, it spares the unary rules over items the
-    cell's beam would drop (EWT: 12.5 items a cell instead of 22.4, the same final items and
-    F1)."""
-    return _keep(table, first, count, ps, _best(table, first, count, ps, real, complete) - beam,
-                 real, complete)
 
 
 @njit(cache=True, nogil=True)
@@ -551,6 +541,8 @@ def _chart(inp, K):
                                             layer_item, E, es, hs, hx, cslot,
                                             within if prune else np.inf, by_sym, start,
                                             cell_beam, real, c == hc)
+                    if cell_beam < np.inf:
+                        nf = _beam(finals, uf, nf, ps, cell_beam, real, c == hc)
                     fin[c, 0], fin[c, 1] = uf, nf
                     uf += nf
                     ue += used

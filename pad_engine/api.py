@@ -30,7 +30,11 @@ from pad_engine.learning import retrain as _retrain
 from pad_engine.learning.retrain import Comparison, CrossValidation, Plan
 from pad_engine.learning.selection import margin_of, priority
 from pad_engine.learning.train import Cancelled, Progress, example_from_lextree
-from pad_engine.parsing.annotation import read_for_annotation
+from pad_engine.parsing import adapt as _adapt
+from pad_engine.parsing.adapt import ParserComparison
+from pad_engine.parsing.annotation import TEXT_MODEL, read_for_annotation
+from pad_engine.parsing.model import TextModel
+from pad_engine.parsing.pipeline import load_text_model
 from pad_engine.resources import resource_path
 from pad_engine.trees import edits
 from pad_engine.trees.deptree import DepSentence, tree_problem
@@ -42,7 +46,8 @@ CorrectedTree = tuple[LexNode, list[str], list[str]]
 __all__ = [
     "FAILED", "BatchProgress", "BatchReport", "Cancelled", "Candidate", "Choice",
     "Comparison", "ConllResult", "Converter", "CorrectedTree", "CrossValidation",
-    "DepSentence", "Engine", "Plan", "compare", "plan",
+    "DepSentence", "Engine", "ParserComparison", "Plan", "TEXT_MODEL", "TextModel",
+    "adapt_parser", "compare", "compare_parsers", "load_parser", "plan", "predict_arcs",
     "FileResult", "InputError", "LexNode", "Model", "PadError", "Progress", "RuleBasedEngine",
     "atomic_open", "atomic_write_text", "choose", "convert_folder", "cross_validate",
     "default_jobs", "default_model_path", "edits", "induced_heads", "margin_of", "priority",
@@ -87,6 +92,43 @@ def compare(trees: list[CorrectedTree], folds: int, new: Plan, current: Plan | M
     examples = _examples(trees)
     return _guarded(lambda: _retrain.compare(examples, folds, new, current, progress=progress,
                                              cancel=cancel))
+
+
+def load_parser(name: str = TEXT_MODEL) -> TextModel:
+    """A text model: the bundled one by short name, or a ``.padparser`` file (an untrusted
+    file: a damaged one raises PadError)."""
+    return _guarded(lambda: load_text_model(name)[0])
+
+
+def adapt_parser(model: TextModel, sentences: list[DepSentence], *,
+                 progress: Callable[[int, int], None] | None = None,
+                 cancel: Callable[[], bool] | None = None) -> TextModel:
+    """``model``'s d-parser continued on the sentences' (corrected) heads, read with their
+    own tags (see ``pad_engine.parsing.adapt``)."""
+    return _guarded(lambda: _adapt.adapt(model, _parser_examples(model, sentences),
+                                         progress=progress, cancel=cancel))
+
+
+def compare_parsers(base: TextModel, sentences: list[DepSentence],
+                    current: TextModel | None = None, adapted_on: set[int] | None = None, *,
+                    progress: Callable[[int, int], None] | None = None,
+                    cancel: Callable[[], bool] | None = None) -> ParserComparison:
+    """Cross-validated UAS of ``base`` adapted to the corrected sentences against the parser
+    in use (``current`` as it is, or ``base`` adapted to the sentences ``adapted_on`` names
+    by index, re-run per fold)."""
+    return _guarded(lambda: _adapt.compare(base, _parser_examples(base, sentences), current,
+                                           adapted_on=adapted_on, progress=progress,
+                                           cancel=cancel))
+
+
+def predict_arcs(model: TextModel, sentences: list[DepSentence]
+                 ) -> list[tuple[list[int], list[str]]]:
+    """Heads and relations a text model predicts for each sentence, with its own tags."""
+    return _guarded(lambda: _adapt.predict(model, sentences))
+
+
+def _parser_examples(model: TextModel, sentences: list[DepSentence]) -> list:
+    return [_adapt.sentence_example(model, s, s.heads) for s in sentences]
 
 
 def _examples(trees: list[CorrectedTree]) -> list:

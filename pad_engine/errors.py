@@ -22,3 +22,7 @@ class InputError(PadError):
 
 class ModelError(PadError):
     """A model file that cannot be loaded (damaged, truncated, foreign or too new)."""
+
+
+class Cancelled(Exception):
+    """A long job (training, adaptation) was cancelled through its ``cancel`` callback."""

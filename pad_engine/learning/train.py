@@ -23,13 +23,10 @@ from pad_engine.decoding.features import MAX_BINARY
 from pad_engine.decoding.grammar import UNKNOWN_TAG, Grammar
 from pad_engine.decoding.model import DEFAULT_BITS, Model
 from pad_engine.decoding.parser import Encoded, chart_inputs, encode
+from pad_engine.errors import Cancelled
 from pad_engine.trees.binarize import HEAD_LEFT, LEAF, UNARY, BinNode, binarize, is_intermediate
 from pad_engine.trees.lextree import LexNode, from_penn, induced_heads
 from pad_engine.trees.structure import sentence_structure
-
-
-class Cancelled(Exception):
-    """Training was cancelled through its ``cancel`` callback."""
 
 
 @dataclass

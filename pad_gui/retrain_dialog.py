@@ -51,12 +51,18 @@ class RetrainDialog(QDialog):
             "The model then reads each word's relation as well as its head: more accurate "
             "where the file's labels are consistent (UD relations on GUM: held-out F1 84.3 "
             "instead of 83.6); it expects files labeled the same way.")
+        self.use_parser = QCheckBox("Retrain the d-parser on the corrected arcs too")
+        self.use_parser.setToolTip(
+            "The arcs of this file were predicted by a text model: adapt it to the corrected "
+            "sentences; only if it scores better (cross-validated UAS) does it predict the "
+            "arcs of the sentences not yet touched again.")
         self.data_label = QLabel()
         self.data_label.setWordWrap(True)
         lay = QVBoxLayout(box)
         lay.addWidget(self.scratch)
         lay.addWidget(self.resume)
         lay.addWidget(self.use_labels)
+        lay.addWidget(self.use_parser)
         lay.addWidget(self.data_label)
 
         self.progress_bar = QProgressBar()
@@ -65,6 +71,8 @@ class RetrainDialog(QDialog):
         self.status_label.setWordWrap(True)
         self.result_label = QLabel()
         self.result_label.setWordWrap(True)
+        self.parser_label = QLabel()
+        self.parser_label.setWordWrap(True)
         self.plot = LearningPlot()
 
         buttons, self.start_button, self.cancel_button, self.close_button = job_buttons(self)
@@ -72,12 +80,20 @@ class RetrainDialog(QDialog):
         self.use_new_button.setToolTip("Decode with the version just trained although it did "
                                        "not score better than the one in use")
         self.use_new_button.clicked.connect(retraining.use_new)
+        self.parser = retraining.parser
+        self.use_parser_button = buttons.addButton("Use New Parser",
+                                                   QDialogButtonBox.ActionRole)
+        self.use_parser_button.setToolTip("Predict the untouched sentences' arcs with the "
+                                          "d-parser just adapted although it did not score "
+                                          "better")
+        self.use_parser_button.clicked.connect(self.parser.use_new)
 
         layout = QVBoxLayout(self)
         layout.addWidget(box)
         layout.addWidget(self.progress_bar)
         layout.addWidget(self.status_label)
         layout.addWidget(self.result_label)
+        layout.addWidget(self.parser_label)
         layout.addWidget(QLabel("<b>Learning curve</b>: cross-validated F1 after each retrain"))
         layout.addWidget(self.plot, 1)
         layout.addWidget(buttons)
@@ -86,12 +102,14 @@ class RetrainDialog(QDialog):
         self.models.changed.connect(self.refresh)
         retraining.workspace.row.connect(lambda idx: self.refresh())  # (un)marked sentence
         retraining.changed.connect(self.refresh)
+        self.parser.changed.connect(self.refresh)
+        self._parser_for = None  # the session the parser box was last set up for
         self.how.buttonToggled.connect(lambda *_: self.refresh())
         self.refresh()
 
     @property
     def running(self) -> bool:
-        return self.retraining.running
+        return self.retraining.running or self.parser.running
 
     @property
     def outcome(self) -> str:
@@ -112,16 +130,19 @@ class RetrainDialog(QDialog):
             f"{trees} corrected sentences with a tree" + (f" (of {len(s)})" if s else "")
             + ". Afterwards the sentences not yet corrected are decoded again with the new "
               "model; corrected ones keep their trees.")
-        if r.running != self._running:
-            self._running = r.running
+        running = self.running
+        if running != self._running:
+            self._running = running
             for w in (self.start_button, self.scratch, self.resume):
-                w.setEnabled(not r.running)
-            self.cancel_button.setEnabled(r.running)
+                w.setEnabled(not running)
+            self.cancel_button.setEnabled(running)
         if r.worker is not None and r.worker.cancelled:
             self.cancel_button.setEnabled(False)
         self._refresh_labels(s)
+        self._refresh_parser(s)
         self.status_label.setText(r.status)
         self.result_label.setText(r.result)
+        self.parser_label.setText(self.parser.status)
         self._show_progress()
         self.plot.set_points(m.curve())
 
@@ -131,6 +152,10 @@ class RetrainDialog(QDialog):
         the rest. Until training reports (preparing the data; compiling the trainer the
         first time) the bar is busy rather than stuck at 0%."""
         r = self.retraining
+        if self.parser.running:
+            self.progress_bar.setRange(0, STEPS)
+            self.progress_bar.setValue(round(STEPS * self.parser.fraction))
+            return
         if r.running and r.version is None and r.fraction == 0:
             self.progress_bar.setRange(0, 0)  # busy
             return
@@ -156,8 +181,21 @@ class RetrainDialog(QDialog):
             self.use_labels.setChecked(has)
             self._labels_for = session
 
+    def _refresh_parser(self, session) -> None:
+        """Offer the d-parser where a text model predicted the arcs (ticked the first time
+        it is offered for a file)."""
+        p = self.parser
+        offered = p.offered()
+        self.use_parser.setEnabled(offered and not self.running)
+        if session is not self._parser_for or not offered:
+            self.use_parser.setChecked(offered)
+            self._parser_for = session if offered else None
+        self.use_parser_button.setEnabled(not p.running and p.model is not None
+                                          and not p.in_use and p.session is session)
+
     def start(self) -> None:
-        self.retraining.start(self.resume.isChecked(), self.use_labels.isChecked())
+        self.retraining.start(self.resume.isChecked(), self.use_labels.isChecked(),
+                              self.use_parser.isChecked() and self.use_parser.isEnabled())
 
     def cancel(self) -> None:
         self.retraining.cancel()

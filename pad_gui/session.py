@@ -187,6 +187,27 @@ class Session:
                 self.cache[serial, idx, heads] = old[key]
         self.serial = serial
 
+    def pin_heads(self, idx: int) -> None:
+        """Write the sentence's arcs into the project as they are now, so that they stay
+        when another parser predicts the file's arcs (here or on reopening)."""
+        self.store.save_heads(self.keys[idx], idx, self._words[idx], list(self.view(idx).heads))
+
+    def repredict(self, arcs: dict[int, tuple[list[int], list[str]]]) -> list[int]:
+        """Give untouched sentences the arcs (heads, relations) a new parser predicted; their
+        candidates are decoded again. Returns the indices whose heads changed."""
+        changed = []
+        for idx, (heads, rels) in arcs.items():
+            if self.state(idx) != MACHINE:
+                continue  # the annotator's work is never replaced
+            old = self.sentences[idx]
+            self.sentences[idx] = dataclasses.replace(old, heads=list(heads), rels=list(rels))
+            if idx in self.views:  # a saved row keeps its heads: give it the new ones
+                self.views[idx] = View(tuple(heads))
+                self.store.save_heads(self.keys[idx], idx, self._words[idx], list(heads))
+            if list(heads) != old.heads:
+                changed.append(idx)
+        return changed
+
     def corrected_trees(self) -> list[tuple[LexNode, list[str], list[str]]]:
         """The tree, words and dependency labels (DEPREL) of every corrected sentence that
         has a tree (training data)."""

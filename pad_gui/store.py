@@ -314,6 +314,10 @@ class ProjectStore:
                                        "tree": _tree_text(tree), "kept": _tree_text(kept),
                                        "penn": penn})
 
+    def save_heads(self, key: str, idx: int, words: str, heads: list[int]) -> None:
+        """Write a sentence's arcs only (they stay when a new parser predicts the file)."""
+        self._upsert(key, idx, words, {"heads": json.dumps(heads)})
+
     def save_status(self, key: str, idx: int, words: str, status: str, kept: LexNode | None,
                     penn: str | None) -> None:
         """Write a sentence's status (and the tree a corrected one was accepted with)."""

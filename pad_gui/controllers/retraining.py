@@ -40,6 +40,7 @@ from pad_engine.api import (
     retrain,
 )
 from pad_gui.controllers.models import ModelVersions, as_model, model_bytes
+from pad_gui.controllers.parser_adaptation import ParserAdaptation
 from pad_gui.events import Event
 from pad_gui.session import Session
 from pad_gui.store import BUNDLED, CONTINUED, SCRATCH
@@ -98,6 +99,8 @@ class Retraining:
         self.result = ""
         self.fraction = 0.0
         self.changed = Event()
+        self.parser = ParserAdaptation(self.workspace, launch)  # the d-parser, after PAD
+        self._parser_next = False
         self.workspace.opened.connect(self.stop)
 
     @property
@@ -113,15 +116,18 @@ class Retraining:
             self.result = result
         self.changed.emit()
 
-    def start(self, continued: bool, labels: bool) -> None:
+    def start(self, continued: bool, labels: bool, parser: bool = False) -> None:
         """Train on the corrected trees as they are now, from scratch (with the file's
-        labels if ``labels``) or continuing from the current model."""
+        labels if ``labels``) or continuing from the current model; with ``parser`` the
+        d-parser is retrained on the corrected arcs afterwards (``self.parser``)."""
         s = self.workspace.session
-        if self.running or s is None:
+        if self.running or self.parser.running or s is None:
             return
+        self._parser_next = parser
         trees = s.corrected_trees()
         if not trees:
-            return self._say("No corrected sentence with a tree yet.")
+            self._say("No corrected sentence with a tree yet.")
+            return self._then_parser()
         base = self.models.current_model() if continued else None
         if continued and base is None:
             return self._say("The current model is still loading: try again in a moment."
@@ -144,16 +150,21 @@ class Retraining:
         self.launch(self.worker)
 
     def cancel(self) -> None:
-        """Stop training (no new version) or the cross-validation (the version stays)."""
+        """Stop training (no new version) or the cross-validation (the version stays);
+        the d-parser's run too, or before it starts."""
+        self._parser_next = False
+        self.parser.cancel()
         if self.worker is not None:
             self.worker.cancel()
             self._say("Cancelling…")
 
     def stop(self) -> None:
         """Cancel and wait for the run (the window or its project is closing)."""
+        self._parser_next = False
         if self.worker is not None:
             self.cancel()
             self.worker.stop()
+        self.parser.stop()
 
     def _report(self, event) -> None:
         if isinstance(event, Progress):
@@ -232,3 +243,9 @@ class Retraining:
             self._say("Cancelled: no new model; the current one stays.", 0.0)
         else:
             self.changed.emit()
+        self._then_parser()
+
+    def _then_parser(self) -> None:
+        if self._parser_next and self.workspace.session is not None:
+            self._parser_next = False
+            self.parser.start()

@@ -73,7 +73,7 @@ def run(args: argparse.Namespace) -> int:
                 trees.append("".join(f"{c.score:.4f}\t{c.penn(sent.forms)}\n" for c in cands)
                              + "\n")
             else:
-                trees.append(engine.best(sent).penn(sent.forms) + "\n")
+                trees.append(engine.best_line(sent)[0] + "\n")
             converted += 1
         except InputError as err:
             problems.append(InputError(err.problem, name, item.line))

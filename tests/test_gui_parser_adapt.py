@@ -111,3 +111,47 @@ def test_a_damaged_or_missing_adapted_parser_falls_back_to_the_bundled_one(qtbot
     assert heads(window) == bundled
     assert any("is missing" in t for t in window.said), window.said
     window.close()
+
+
+def test_save_project_as_carries_the_adapted_parser(qtbot, tmp_path, monkeypatch):
+    from test_gui_app import menu_action, save_dialog
+
+    from pad_engine.resources import resource_path
+
+    path = tmp_path / "story.txt"
+    path.write_text(TEXT, encoding="utf-8")
+    window = open_text(qtbot, path)
+    project = window.session.store.path
+    window.session.store.set_meta(PARSER_META, parser_path(project).name)
+    window.close()
+    adapted = resource_path("models", "english-ewt-ud.padparser").read_bytes()
+    parser_path(project).write_bytes(adapted)  # a valid parser standing in for an adapted one
+    window = open_text(qtbot, path)
+    assert window.session.predicted_by == parser_path(project).name
+    chosen = tmp_path / "elsewhere" / "mine.padproject"
+    chosen.parent.mkdir()
+    save_dialog(monkeypatch, chosen)
+    menu_action(window, "File", "Save Project As…").trigger()
+    assert parser_path(chosen).read_bytes() == adapted
+    assert window.session.store.meta(PARSER_META) == parser_path(chosen).name
+    window.close()
+    parser_path(project).unlink()  # the old project's parser is not what the new one reads
+    window = open_text(qtbot, path)
+    assert window.session.store.path == chosen
+    assert window.session.predicted_by == parser_path(chosen).name
+    window.close()
+
+
+def test_a_parser_written_but_never_used_is_removed_when_the_project_closes(qtbot, tmp_path):
+    path = tmp_path / "story.txt"
+    path.write_text(TEXT, encoding="utf-8")
+    window = open_text(qtbot, path)
+    adaptation = window.retraining.parser
+    candidate = parser_path(window.session.store.path).with_suffix(".padparser-new")
+    candidate.write_bytes(b"an adapted parser nobody put in use")
+    adaptation.session = window.session  # as a finished run leaves it
+    other = tmp_path / "other.txt"
+    other.write_text("A short one .\n", encoding="utf-8")
+    assert window.open_path(other)
+    assert not candidate.exists()
+    window.close()

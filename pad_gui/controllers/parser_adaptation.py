@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 from collections.abc import Callable
 from pathlib import Path
 
@@ -25,6 +26,7 @@ from pad_engine.api import (
     ParserComparison,
     TextModel,
     adapt_parser,
+    atomic_open,
     compare_parsers,
     load_parser,
     predict_arcs,
@@ -42,6 +44,18 @@ def parser_path(project: str | Path) -> Path:
     """Where a project's adapted parser lives: beside it."""
     project = Path(project)
     return project.with_name(project.name + ".padparser")
+
+
+def copy_parser(project: str | Path, target: str | Path) -> Path | None:
+    """Copy ``project``'s adapted parser beside ``target`` (Save Project As), atomically;
+    the copy's path, or None when the project has none."""
+    source = parser_path(project)
+    if not source.exists():
+        return None
+    out = parser_path(target)
+    with source.open("rb") as src, atomic_open(out, "wb") as dst:
+        shutil.copyfileobj(src, dst)
+    return out
 
 
 def _candidate(project: Path) -> Path:
@@ -154,9 +168,15 @@ class ParserAdaptation:
             self._say("D-parser: cancelling…")
 
     def stop(self) -> None:
+        """Cancel and wait for the run (another project opens, or the window closes); a
+        written parser nobody put in use is removed, not left beside the project."""
         if self.worker is not None:
             self.cancel()
             self.worker.stop()
+        s = self.session
+        if s is not None and not self.in_use and not s.read_only:
+            _candidate(s.store.path).unlink(missing_ok=True)
+        self.session = None
 
     def _report(self, event) -> None:
         if self.worker is None or self.worker.cancelled:

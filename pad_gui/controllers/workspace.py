@@ -25,7 +25,7 @@ from pad_engine.api import (
 )
 from pad_gui.controllers import exports
 from pad_gui.controllers.engine import BACKGROUND, NOW, SOON, Converter, EngineThread
-from pad_gui.controllers.parser_adaptation import PARSER_META, parser_path
+from pad_gui.controllers.parser_adaptation import PARSER_META, copy_parser, parser_path
 from pad_gui.controllers.project_file import open_project, recover
 from pad_gui.controllers.projects import Projects
 from pad_gui.controllers.reattach import Change, Reattach
@@ -268,12 +268,17 @@ class Workspace:
             return
         try:
             s.store.copy_to(path)
+            if s.store.meta(PARSER_META) and copy_parser(s.store.path, path) is None:
+                self.message.emit(f"The d-parser adapted in {s.store.path} is missing: "
+                                  f"{path} will predict with the bundled one", LONG)
         except (sqlite3.Error, OSError) as e:
             self.message.emit(f"Cannot save the project as {path}: {e}", LONG)
             return
         s.store.close()
         opened = open_project(path)
         s.store = opened.store
+        if s.store.meta(PARSER_META):
+            s.store.set_meta(PARSER_META, parser_path(path).name)
         s.store.on_problem = lambda text: self.message.emit(text, 0)
         self.projects.remember(s.path, path)
         self.message.emit(f"Project saved as {path}" + (f"; {opened.notice}"

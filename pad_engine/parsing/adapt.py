@@ -23,7 +23,7 @@ import numpy as np
 from pad_engine.errors import Cancelled
 from pad_engine.parsing.arcs import learn_filter, sentence_arrays
 from pad_engine.parsing.labels import label_epoch
-from pad_engine.parsing.model import TextModel
+from pad_engine.parsing.model import TextModel, arc_table
 from pad_engine.parsing.perceptron import train_epoch
 from pad_engine.trees.deptree import DepSentence
 from pad_engine.trees.projectivize import projectivize
@@ -80,8 +80,8 @@ class ParserComparison:
 
 def example_of(model: TextModel, forms: Sequence[str], tags: dict[str, list[str]],
                heads: Sequence[int], rels: Sequence[str] | None = None) -> ParserExample:
-    """A corrected sentence with its tags by column (``tags`` must hold the model's parse
-    column; its coarse column is tagged by the model where missing)."""
+    """A corrected sentence with its tags by column (``tags`` must hold the model's arc
+    column; its second column is tagged by the model where missing)."""
     parse, coarse = model.arc_tags(_with_coarse(model, forms, tags))
     return ParserExample(list(forms), list(parse), list(heads), list(coarse) if coarse else None,
                          list(rels) if rels else None)
@@ -134,7 +134,7 @@ def adapt(model: TextModel, examples: Sequence[ParserExample], *,
         _, step = train_epoch(arrays, starts, heads, part, weights, total, model.arc_mask,
                               step, COST, table, s.clip)
     out = copy.copy(model)
-    out.arc_weights = _mixed(base, weights - total / step, s.mix)
+    out.arc_weights = arc_table(_mixed(base, weights - total / step, s.mix))
     out.arc_filter = table
     labeled = _label_ids(model, examples)
     if labeled is not None:
@@ -236,8 +236,8 @@ def sentence_example(model: TextModel, sent: DepSentence,
     the file has them, the missing columns tagged by the model; relations left out: those of
     predicted arcs are predicted too)."""
     tags = sentence_tags(sent)
-    if model.parse_column not in tags:
-        tags[model.parse_column] = model.taggers[model.parse_column].tag(sent.forms)
+    if model.arc_column not in tags:
+        tags[model.arc_column] = model.taggers[model.arc_column].tag(sent.forms)
     return example_of(model, sent.forms, tags, heads)
 
 

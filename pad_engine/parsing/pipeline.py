@@ -44,7 +44,7 @@ class Analysis:
     tags: dict[str, list[str]]
     heads: list[int]
     rels: list[str]
-    parse_tags: list[str]  # the tags the parser and PAD read
+    parse_tags: list[str]  # the tags PAD reads (the text model's parse column)
 
     def dep_sentence(self) -> DepSentence:
         s = self.sentence
@@ -64,12 +64,13 @@ class TextPipeline:
         for col, tagger in m.taggers.items():
             if col not in tags:
                 tags[col] = tagger.tag(sent.forms)
-        parse_tags, coarse = m.arc_tags(tags)
+        first, second = m.arc_tags(tags)
+        parse_tags = tags[m.parse_column]
         if sent.heads is None:
-            heads, rels = m.parse_and_label(sent.forms, parse_tags, coarse)
+            heads, rels = m.parse_and_label(sent.forms, first, second)
             return Analysis(sent, tags, heads, rels, parse_tags)
         given = [line.split("\t")[7] for line in sent.lines
                  if not line.startswith("#") and line.split("\t")[0].isdigit()]
-        rels = given if given and "_" not in given else m.label(sent.forms, parse_tags,
+        rels = given if given and "_" not in given else m.label(sent.forms, first,
                                                                  sent.heads)
         return Analysis(sent, tags, sent.heads, rels, parse_tags)

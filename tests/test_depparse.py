@@ -193,15 +193,19 @@ def test_the_bundled_ptb_parser_on_the_test_split(ptb_dir):
 
 
 def test_arc_weights_are_stored_at_half_precision(model, tmp_path):
-    """The arc table is written as float16 (the 2**24 table of the UD model would not fit
-    50 MB otherwise) and the model in memory already scores at that precision, so a saved
-    model parses exactly as the trained one; a weight too large for float16 keeps float32."""
+    """The arc and tagger tables are written as float16 (the 2**24 arc table of the UD
+    model would not fit 50 MB otherwise) and the model in memory already scores at that
+    precision, so a saved model parses and tags exactly as the trained one; a table with a
+    weight too large for float16 keeps float32."""
     path = tmp_path / "m.padparser"
     model.save(path)
     with np.load(path, allow_pickle=False) as data:
         assert data["arcs.value"].dtype == np.float16
-        assert data["tagger.xpos.1.value"].dtype == np.float32
-    assert (TextModel.load(path).arc_weights == model.arc_weights).all()
+        assert data["tagger.xpos.1.value"].dtype == np.float16
+        assert data["labels.value"].dtype == np.float32
+    again = TextModel.load(path)
+    assert (again.arc_weights == model.arc_weights).all()
+    assert (again.taggers["upos"].weights2 == model.taggers["upos"].weights2).all()
     big = TextModel(model.taggers, model.arc_weights.copy(), model.arc_filter,
                     parse_column=model.parse_column, arc_column=model.arc_column)
     big.arc_weights[np.flatnonzero(big.arc_weights)[0]] = 1e5

@@ -22,8 +22,9 @@ import numpy as np
 
 from pad_engine.errors import Cancelled
 from pad_engine.parsing.arcs import learn_filter, sentence_arrays
+from pad_engine.parsing.features import half_precision
 from pad_engine.parsing.labels import label_epoch
-from pad_engine.parsing.model import TextModel, arc_table
+from pad_engine.parsing.model import TextModel
 from pad_engine.parsing.perceptron import train_epoch
 from pad_engine.trees.deptree import DepSentence
 from pad_engine.trees.projectivize import projectivize
@@ -134,7 +135,7 @@ def adapt(model: TextModel, examples: Sequence[ParserExample], *,
         _, step = train_epoch(arrays, starts, heads, part, weights, total, model.arc_mask,
                               step, COST, table, s.clip)
     out = copy.copy(model)
-    out.arc_weights = arc_table(_mixed(base, weights - total / step, s.mix))
+    out.arc_weights = half_precision(_mixed(base, weights - total / step, s.mix))
     out.arc_filter = table
     labeled = _label_ids(model, examples)
     if labeled is not None:

@@ -105,3 +105,19 @@ def move_classes(feats, k, weights, total, mask, gold, wrong, step, amount=1.0):
         total[q + gold] += amount * step
         weights[q + wrong] -= amount
         total[q + wrong] -= amount * step
+
+
+HALF_MAX = 6e4  # below float16's largest finite value
+
+
+def fits_half(weights: np.ndarray) -> bool:
+    """Whether a table can be stored as float16 (no weight too large for it)."""
+    return not weights.size or float(np.abs(weights).max()) < HALF_MAX
+
+
+def half_precision(weights: np.ndarray) -> np.ndarray:
+    """Weights at the precision a model file keeps them (float16, unless a weight is too
+    large for it), as float32: a model scores the same before it is saved as after."""
+    if not fits_half(weights):
+        return weights.astype(np.float32)
+    return weights.astype(np.float16).astype(np.float32)

@@ -34,6 +34,7 @@ from pad_engine.parsing.features import (
     SUF4,
     WORD,
     best_class,
+    half_precision,
     mix,
     move_classes,
     token_atoms,
@@ -218,7 +219,7 @@ def _train_pass(atoms, aheads, starts, gold, sentences, ntags, bits, epochs, rng
         if say is not None:
             say(f"tagger {name} epoch {epoch}/{epochs}: {100 * (1 - errors / words):.2f}% of "
                 "training words tagged right")
-    return (weights - total / step).astype(np.float32)
+    return half_precision(weights - total / step)
 
 
 def train_tagger(sentences: Sequence[tuple[Sequence[str], Sequence[str]]], *, epochs: int = 10,

@@ -142,3 +142,17 @@ def test_conll_with_heads_keeps_them(tmp_path, capsys, parser_file):
     code, _, _ = _run(capsys, src, "--parser", parser_file, "--deps-out", deps)
     assert code == 0
     assert deps.read_text() == block + "\n\n"
+
+
+def test_train_deps_bits_sets_the_arc_table_and_is_checked(tmp_path, capsys):
+    from pad_engine.parsing.model import TextModel
+
+    out = tmp_path / "small.padparser"
+    assert main(["train-deps", str(SAMPLE), "-o", str(out), "--bits", "17", "--epochs", "1",
+                 "--tagger-epochs", "1"]) == 0
+    model = TextModel.load(out)
+    assert model.arc_weights.shape == (1 << 17,) and model.training["arc_bits"] == 17
+    capsys.readouterr()
+    assert main(["train-deps", str(SAMPLE), "-o", str(tmp_path / "x.padparser"),
+                 "--bits", "40"]) != 0
+    assert "--bits must be between 16 and 26, not 40" in capsys.readouterr().err

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import numpy as np
 
-from pad_engine.parsing.adapt import SETTINGS, ParserExample, Settings, adapt, uas
+from pad_engine.parsing.adapt import SETTINGS, ParserExample, Settings, adapt, example_of, uas
 from pad_engine.parsing.model import TextModel
 from pad_engine.parsing.train import read_treebank
 
@@ -40,12 +40,8 @@ def tagged_examples(model: TextModel, files: Sequence[Path]) -> list[ParserExamp
     """The documents' sentences with gold heads and relations and the model's own tags (in
     the app the annotator corrects arcs, the tags stay the predicted ones)."""
     bank = read_treebank([str(f) for f in files])
-    out = []
-    for s in bank.sentences:
-        if s.forms:
-            tags, coarse = model.arc_tags(model.tag(s.forms))
-            out.append(ParserExample(s.forms, tags, s.heads, coarse, s.rels))
-    return out
+    return [example_of(model, s.forms, model.tag(s.forms), s.heads, s.rels)
+            for s in bank.sentences if s.forms]
 
 
 def curve(model: TextModel, pool: list[ParserExample], test: list[ParserExample],

@@ -114,8 +114,8 @@ def ewt_figures(test_file: Path, model: TextModel) -> dict:
     if "upos" in model.taggers:
         f["upos"] = _accuracy([s.tags for s in upos], [t["upos"] for t in tags])
     f["xpos"] = _accuracy([s.tags for s in xpos], [t["xpos"] for t in tags])
-    heads = [model.parse(ws, *model.arc_tags(t)) for ws, t in zip(forms, tags)]
-    rels = [model.label(ws, t[model.arc_column], h) for ws, t, h in zip(forms, tags, heads)]
+    parsed = [model.parse_and_label(ws, *model.arc_tags(t)) for ws, t in zip(forms, tags)]
+    heads, rels = [h for h, _ in parsed], [r for _, r in parsed]
     mask = [[is_punct(w) for w in ws] for ws in forms]
     f["scores"] = attachment_scores([s.heads for s in xpos], heads, [s.rels for s in xpos],
                                     rels, punct_mask=mask)

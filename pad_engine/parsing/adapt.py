@@ -26,10 +26,10 @@ from pad_engine.parsing.features import half_precision
 from pad_engine.parsing.labels import label_epoch
 from pad_engine.parsing.model import TextModel
 from pad_engine.parsing.perceptron import train_epoch
+from pad_engine.parsing.train import COST
 from pad_engine.trees.deptree import DepSentence
 from pad_engine.trees.projectivize import projectivize
 
-COST = 1.0  # the training margin of parsing/train.py
 CHUNK = 25  # sentences per call of the compiled epoch: how often progress and cancel are seen
 FOLDS = 5
 
@@ -81,19 +81,15 @@ class ParserComparison:
 
 def example_of(model: TextModel, forms: Sequence[str], tags: dict[str, list[str]],
                heads: Sequence[int], rels: Sequence[str] | None = None) -> ParserExample:
-    """A corrected sentence with its tags by column (``tags`` must hold the model's arc
-    column; its second column is tagged by the model where missing)."""
-    parse, coarse = model.arc_tags(_with_coarse(model, forms, tags))
-    return ParserExample(list(forms), list(parse), list(heads), list(coarse) if coarse else None,
-                         list(rels) if rels else None)
-
-
-def _with_coarse(model: TextModel, forms: Sequence[str],
-                 tags: dict[str, list[str]]) -> dict[str, list[str]]:
-    coarse = model.coarse_column
-    if coarse is None or coarse in tags:
-        return tags
-    return {**tags, coarse: model.taggers[coarse].tag(forms)}
+    """A corrected sentence with its tags by column; a column the arc model reads that
+    ``tags`` lacks is tagged by the model."""
+    tags = dict(tags)
+    for col in (model.arc_column, model.coarse_column):
+        if col is not None and col not in tags:
+            tags[col] = model.taggers[col].tag(forms)
+    first, second = model.arc_tags(tags)
+    return ParserExample(list(forms), list(first), list(heads),
+                         list(second) if second else None, list(rels) if rels else None)
 
 
 def adapt(model: TextModel, examples: Sequence[ParserExample], *,
@@ -236,10 +232,7 @@ def sentence_example(model: TextModel, sent: DepSentence,
     """A read sentence with corrected ``heads`` as the parser learns from it (its tags as
     the file has them, the missing columns tagged by the model; relations left out: those of
     predicted arcs are predicted too)."""
-    tags = sentence_tags(sent)
-    if model.arc_column not in tags:
-        tags[model.arc_column] = model.taggers[model.arc_column].tag(sent.forms)
-    return example_of(model, sent.forms, tags, heads)
+    return example_of(model, sent.forms, sentence_tags(sent), heads)
 
 
 def predict(model: TextModel, sentences: Sequence[DepSentence]) -> list[tuple[list[int],

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 
-from pad_engine.errors import InputError
+from pad_engine.errors import InputError, ModelError
 from pad_engine.io.conll import ConllResult, parse_conll, parse_decoded
 from pad_engine.io.encoding import read_text as read_file
 from pad_engine.parsing.pipeline import TextPipeline, load_text_model
@@ -29,15 +29,26 @@ def has_heads(text: str) -> bool:
 
 
 def read_for_annotation(path: str | os.PathLike[str], encoding: str | None = None,
-                        text_model: str = TEXT_MODEL) -> ConllResult:
+                        text_model: str = TEXT_MODEL, fallback: str | None = None
+                        ) -> ConllResult:
     """The sentences of a file with their d-parses: read (CoNLL with heads) or predicted
     (plain text, one sentence per line; CoNLL with HEAD "_"). Bad sentences are skipped and
-    named, as by ``read_conll(on_error="skip")``."""
+    named, as by ``read_conll(on_error="skip")``. A ``text_model`` that cannot be loaded
+    raises ModelError, or with a ``fallback`` (a bundled text model's short name) is named
+    in the result's note and the fallback predicts instead."""
     name = os.fspath(path)
     decoded = read_file(name, encoding)
     if has_heads(decoded.text):  # parse what is decoded already: the file is read once
         return parse_decoded(decoded, name, on_error="skip")
-    model, model_path = load_text_model(text_model)
+    unusable = ""
+    try:
+        model, model_path = load_text_model(text_model)
+    except ModelError as e:
+        if fallback is None:
+            raise
+        model, model_path = load_text_model(fallback)
+        unusable = f"the text model cannot be used ({e}): arcs predicted by the bundled " \
+                   f"one, {model_path.name}"
     pipeline = TextPipeline(model)
     blocks, lines, skipped = [], [], []
     for item in read_text(decoded.text, name):
@@ -54,5 +65,5 @@ def read_for_annotation(path: str | os.PathLike[str], encoding: str | None = Non
     result.skipped = skipped + result.skipped
     result.predicted_by = model_path.name
     note = f"{name}: arcs predicted by the text model {model_path.name}: check them"
-    result.note = "; ".join(n for n in (decoded.warning(name), note) if n)
+    result.note = "; ".join(n for n in (decoded.warning(name), unusable, note) if n)
     return result

@@ -72,32 +72,28 @@ def train_text_model(bank: Treebank, *, epochs: int = 6, tagger_epochs: int = 15
         raise ValueError("no training sentences")
     sents = [s for s, _ in pairs]
     forms = [s.forms for s in sents]
-    fine = [s.tags for s in sents]
-    xpos, held = train_tagger_heldout(list(zip(forms, fine)), epochs=tagger_epochs,
-                                      bits=tagger_bits, seed=seed, folds=NOISY_FOLDS[0],
-                                      progress=say)
-    taggers = {"xpos": xpos}
-    coarse = held_coarse = [None] * len(sents)
+    columns = {"xpos": [s.tags for s in sents]}  # XPOS where the file has it, else UPOS
     if any(u != s.tags for s, u in pairs):
-        coarse = [u for _, u in pairs]
-        taggers["upos"], held_coarse = train_tagger_heldout(
-            list(zip(forms, coarse)), epochs=tagger_epochs, bits=tagger_bits, seed=seed,
-            folds=NOISY_FOLDS[0], progress=say)
-    # Each sentence once with its gold tags and once per NOISY_FOLDS with the tags of
-    # taggers that did not see it
-    tag_sets = [(fine, coarse), (held, held_coarse)]
-    for folds in NOISY_FOLDS[1:]:
-        tag_sets.append(tuple(
-            [None] * len(sents) if column[0] is None else jackknife_tags(
-                list(zip(forms, column)), folds, epochs=tagger_epochs, bits=tagger_bits,
-                seed=seed) for column in (fine, coarse)))
-        say(f"tags of {folds}-fold jackknifed taggers for the parser")
-    tagged = [pair for f, c in tag_sets for pair in zip(f, c)]
-    copies = len(tag_sets)
-    arc_column = "upos" if "upos" in taggers else "xpos"  # see TextModel.arc_column
-    if arc_column == "upos":
-        tagged = [(c, f) for f, c in tagged]
-    arrs = [sentence_arrays(f, t, c) for f, (t, c) in zip(forms * copies, tagged)]
+        columns["upos"] = [u for _, u in pairs]
+    # Each sentence with its gold tags and with the tags of taggers that did not see it,
+    # jackknifed over each of NOISY_FOLDS (the first also trains the taggers' second pass)
+    taggers, versions = {}, {}
+    for col, gold_tags in columns.items():
+        data = list(zip(forms, gold_tags))
+        taggers[col], held = train_tagger_heldout(data, epochs=tagger_epochs, bits=tagger_bits,
+                                                  seed=seed, folds=NOISY_FOLDS[0],
+                                                  progress=say)
+        versions[col] = [gold_tags, held] + [
+            jackknife_tags(data, folds, epochs=tagger_epochs, bits=tagger_bits, seed=seed)
+            for folds in NOISY_FOLDS[1:]]
+        say(f"{col} tags of taggers jackknifed over {', '.join(map(str, NOISY_FOLDS))} folds "
+            "for the parser")
+    arc_column = "upos" if "upos" in columns else "xpos"  # see TextModel.arc_column
+    second = next((c for c in columns if c != arc_column), None)
+    copies = len(versions[arc_column])
+    arrs = [sentence_arrays(forms[i], versions[arc_column][k][i],
+                            versions[second][k][i] if second else None)
+            for k in range(copies) for i in range(len(sents))]
     arrays = np.concatenate(arrs, axis=1)
     starts = np.cumsum([0] + [a.shape[1] for a in arrs]).astype(np.int64)
     projective = [projectivize(s.heads) for s in sents]

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pad_engine.api import (
-    ConllResult,
+    TEXT_MODEL,
     InputError,
     Model,
     PadError,
@@ -171,12 +171,14 @@ class Workspace:
         None detects) and its project (``project``, else the one last used with this
         treebank, else FILE.padproject)."""
         path = Path(path)
-        project = self.projects.project_for(path, project)
-        parser = parser_path(project)
-        try:
-            result, parser_note = self._read(path, encoding, parser)
+        parser = parser_path(project if project is not None else
+                             self.projects.project_for(path))
+        try:  # text: arcs predicted by the parser adapted in the project, else the bundled one
+            result = read_for_annotation(path, encoding, str(parser), TEXT_MODEL) \
+                if parser.exists() else read_for_annotation(path, encoding)
         except (OSError, PadError) as e:
             return self._cannot_open(path, str(e))
+        project = self.projects.project_for(path, project)
         closing = self.session is not None
         self.close()  # lets go of this window's own lock first: reopening is no second writer
         try:
@@ -207,12 +209,9 @@ class Workspace:
         if detached:
             warning += (f"; {detached} corrections no longer match a sentence of the file: "
                         "they are kept (File > Detached Corrections)")
-        if result.predicted_by and session.store.meta(PARSER_META) and not parser_note \
-                and result.predicted_by != parser.name:
-            parser_note = (f"the d-parser adapted in this project ({parser.name}) is missing: "
-                           "arcs predicted by the bundled one")
-        if parser_note:
-            warning = f"; {parser_note}{warning}"
+        if result.predicted_by and session.store.meta(PARSER_META) and not parser.exists():
+            warning = (f"; the d-parser adapted in this project ({parser.name}) is missing: "
+                       f"arcs predicted by the bundled one{warning}")
         if result.note:
             warning = f"; {result.note}{warning}"
         if opened.notice:
@@ -221,19 +220,6 @@ class Workspace:
         self.message.emit(f"{len(session)} sentences{bad}" + warning,
                           0 if opened.notice else 15000 if warning else SHORT)
         return True
-
-    @staticmethod
-    def _read(path: Path, encoding: str | None, parser: Path) -> tuple[ConllResult, str]:
-        """The file's sentences, arcs predicted (where it has none) by the parser adapted in
-        its project if there is one, else the bundled one; what to say about the former."""
-        if not parser.exists():
-            return read_for_annotation(path, encoding), ""
-        try:
-            return read_for_annotation(path, encoding, str(parser)), ""
-        except PadError as e:
-            result = read_for_annotation(path, encoding)  # raises if the file is at fault
-            return result, f"the d-parser adapted in this project cannot be used ({e}): " \
-                           "arcs predicted by the bundled one"
 
     def arcs_replaced(self, indices: list[int]) -> None:
         """A new parser gave these sentences new arcs: decode them again."""

@@ -117,7 +117,7 @@ def _set_meta(members, meta):
     ("pickle", "damaged or not a PAD Studio text model"),
     ("padmodel", "not a PAD Studio text model (format 'pad-studio-model')"),
     ("newer", "newer than this PAD Studio understands"),
-    ("older", "format version 3 is older than this PAD Studio's (4); retrain it"),
+    ("older", "format version 4 is older than this PAD Studio's (5); retrain it"),
     ("arc-column", "no tagger for the tag column 'lemma'"),
     ("index", "table 'arcs' does not fit its size"),
     ("tags", "tagger 'xpos' tables do not fit"),
@@ -144,7 +144,7 @@ def test_bad_files_are_refused_in_one_line(model, tmp_path, damage, message):
         _rewrite(good, bad, newer)
     elif damage == "older":
         def older(m):
-            _set_meta(m, {**_meta(m), "version": 3})
+            _set_meta(m, {**_meta(m), "version": 4})
         _rewrite(good, bad, older)
     elif damage == "arc-column":
         def column(m):

@@ -1,4 +1,4 @@
-"""Eisner's decoder with sibling parts against brute force: every single-rooted projective
+"""Eisner's decoder with sibling and stop parts against brute force: every single-rooted projective
 tree of short sentences enumerated, the decoder's tree must score the maximum under random
 weights, with and without arcs pruned by the tag-pair filter."""
 
@@ -12,12 +12,16 @@ import pytest
 from pad_engine.parsing.arcs import (
     FILTER_BITS,
     MAX_SIB_FEATURES,
+    MAX_STOP_FEATURES,
     NEG,
     arc_scores,
+    outermost,
     sibling_score,
     siblings,
+    stop_features,
 )
 from pad_engine.parsing.eisner import eisner2
+from pad_engine.parsing.features import slot
 from pad_engine.trees.deptree import is_projective, tree_problem
 
 MASK = (1 << 12) - 1
@@ -30,14 +34,22 @@ def projective_trees(n: int) -> list[tuple[int, ...]]:
 
 
 def tree_score(scores, arr, weights, heads) -> float:
-    """Arc scores plus sibling scores of a tree (NEG if it uses a pruned arc)."""
+    """Arc, sibling and stop scores of a tree (NEG if it uses a pruned arc); the root has
+    no left side."""
     heads = np.asarray(heads, np.int64)
     if any(scores[h, m] <= NEG / 2 for m, h in enumerate(heads, 1)):
         return NEG
     sib = siblings(heads)
     feats = np.empty(MAX_SIB_FEATURES, np.int64)
-    return float(sum(scores[h, m] + sibling_score(h, sib[m - 1], m, arr, weights, MASK, feats)
-                     for m, h in enumerate(heads, 1)))
+    total = sum(scores[h, m] + sibling_score(h, sib[m - 1], m, arr, weights, MASK, feats)
+                for m, h in enumerate(heads, 1))
+    last = outermost(heads)
+    sfeats = np.empty(MAX_STOP_FEATURES, np.int64)
+    for h in range(len(heads) + 1):
+        for d in (1, 2) if h else (1,):
+            k = stop_features(h, last[h, d - 1], d, arr, sfeats)
+            total += sum(weights[slot(key, MASK)] for key in sfeats[:k])
+    return float(total)
 
 
 def random_sentence(n: int, rng) -> np.ndarray:
@@ -69,6 +81,12 @@ def test_siblings_are_the_nearest_inner_dependents():
     # words 1, 2 and 4 hang from 3 (1 and 2 on its left, 4 on its right); 5 from 4
     heads = np.array([3, 3, 0, 3, 4], np.int64)
     assert siblings(heads).tolist() == [2, 3, 0, 3, 4]
+
+
+def test_outermost_dependents_on_each_side():
+    # words 1, 2 and 4 hang from 3; 5 from 4: 3's outermost are 4 (right) and 1 (left)
+    last = outermost(np.array([3, 3, 0, 3, 4], np.int64))
+    assert last.tolist() == [[3, 0], [1, 1], [2, 2], [4, 1], [5, 4], [5, 5]]
 
 
 def test_one_root_even_when_the_root_prefers_many():

@@ -8,10 +8,11 @@ record) and each table stored sparsely as ``NAME.index`` (uint32) and ``NAME.val
 at that precision, on UD English EWT test):
 hashed tables are mostly zeros, so this keeps files small. Never a pickle.
 
-Version 4 (the arc model's first tag column named apart from the column PAD reads; eight
-more tagger templates) replaced
-version 3 (arc features of a second tag column, UPOS beside XPOS), which replaced versions 2
-and 1 (first-order arcs): an older file is refused with the advice to retrain it.
+Version 5 (stop parts: each head's outermost dependent on each side) replaced version 4
+(the arc model's first tag column named apart from the column PAD reads; eight more tagger
+templates), which replaced version 3 (arc features of a second tag column, UPOS beside
+XPOS), which replaced versions 2 and 1 (first-order arcs): an older file is refused with
+the advice to retrain it.
 """
 
 from __future__ import annotations
@@ -39,7 +40,7 @@ MAX_TABLE_SIZE = 1 << 26  # entries of one hashed table (the bundled models use 
 TABLE_DTYPES = {"index": ("<u4", "<i4", "<i8", "<u8"), "value": ("<f4", "<f2")}
 HALF_TABLES = ("arcs", "tagger.")  # names (or prefixes) stored as float16, see half_precision
 FORMAT = "pad-studio-text-model"
-VERSION = 4
+VERSION = 5
 TAG_COLUMNS = ("xpos", "upos")
 
 

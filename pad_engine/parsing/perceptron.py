@@ -1,6 +1,6 @@
 """Decoding and averaged online training of the arc model (perceptron or passive-aggressive
-steps): arc scores (pruned by the tag-pair filter), Eisner's decoder with sibling parts,
-cost-augmented training decodes."""
+steps): arc scores (pruned by the tag-pair filter), Eisner's decoder with sibling and stop
+parts, cost-augmented training decodes."""
 
 from __future__ import annotations
 
@@ -11,13 +11,17 @@ from pad_engine.parsing.arcs import (
     A_TAG,
     MAX_ARC_FEATURES,
     MAX_SIB_FEATURES,
+    MAX_STOP_FEATURES,
     arc_features,
     arc_scores,
     between_base,
     class_counts,
+    outermost,
     sibling_features,
     sibling_score,
     siblings,
+    stop_features,
+    summed,
 )
 from pad_engine.parsing.eisner import eisner2
 from pad_engine.parsing.features import mix, slot
@@ -57,6 +61,7 @@ def train_epoch(arrays, starts, heads, order, weights, total, mask, step, cost, 
     above the prediction by its cost, at most ``clip``; else a perceptron step of 1."""
     feats = np.empty(MAX_ARC_FEATURES, np.int64)
     sfeats = np.empty(MAX_SIB_FEATURES, np.int64)
+    tfeats = np.empty(MAX_STOP_FEATURES, np.int64)
     wrong = 0
     for s in order:
         a, b = starts[s], starts[s + 1]
@@ -70,6 +75,7 @@ def train_epoch(arrays, starts, heads, order, weights, total, mask, step, cost, 
                     scores[h, m] += cost
         pred = eisner2(scores, arr, weights, mask)
         gsib, psib = siblings(gold), siblings(pred)
+        glast, plast = outermost(gold), outermost(pred)
         tau = 1.0
         if clip > 0.0:
             loss, norm = 0.0, 0.0
@@ -82,6 +88,14 @@ def train_epoch(arrays, starts, heads, order, weights, total, mask, step, cost, 
                     loss += (sibling_score(p, psib[m - 1], m, arr, weights, mask, sfeats)
                              - sibling_score(g, gsib[m - 1], m, arr, weights, mask, sfeats))
                     norm += 2.0 * MAX_SIB_FEATURES
+            for h in range(b - a):
+                for d in range(2):
+                    if glast[h, d] != plast[h, d]:
+                        loss += (summed(tfeats, stop_features(h, plast[h, d], d + 1, arr,
+                                                              tfeats), weights, mask)
+                                 - summed(tfeats, stop_features(h, glast[h, d], d + 1, arr,
+                                                                tfeats), weights, mask))
+                        norm += 2.0 * MAX_STOP_FEATURES
             tau = min(clip, max(loss, 0.0) / norm) if norm > 0.0 else 0.0
         for m in range(1, b - a):
             g, p = gold[m - 1], pred[m - 1]
@@ -94,5 +108,12 @@ def train_epoch(arrays, starts, heads, order, weights, total, mask, step, cost, 
                       total, mask, step)
                 _move(sfeats, sibling_features(p, psib[m - 1], m, arr, sfeats), -tau, weights,
                       total, mask, step)
+        for h in range(b - a):
+            for d in range(2):
+                if glast[h, d] != plast[h, d]:
+                    _move(tfeats, stop_features(h, glast[h, d], d + 1, arr, tfeats), tau,
+                          weights, total, mask, step)
+                    _move(tfeats, stop_features(h, plast[h, d], d + 1, arr, tfeats), -tau,
+                          weights, total, mask, step)
         step += 1.0
     return wrong, step

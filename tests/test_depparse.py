@@ -224,3 +224,23 @@ def test_jackknifed_tags_come_from_taggers_that_did_not_see_the_sentence(bank):
     assert two == jackknife_tags(pairs, 2, epochs=3, bits=14)  # deterministic
     wrong = sum(p != g for t, (_, gs) in zip(two, pairs) for p, g in zip(t, gs))
     assert wrong > 0  # unseen text: a tagger that saw them would get the sample right
+
+
+def test_analyzing_stage_by_stage_gives_each_sentence_its_own_analysis(bank, model):
+    """analyze_many tags every sentence before parsing any (faster: each stage's tables
+    stay in the cache); mixed input must still get exactly what analyze gives each one."""
+    from pad_engine.parsing.pipeline import TextPipeline
+    from pad_engine.parsing.text import TextSentence
+
+    a, b, c = bank.sentences[:3]
+    sents = [TextSentence(list(a.forms), 1),  # plain words
+             TextSentence(list(b.forms), 2, tags={"xpos": list(b.tags)}),  # one column given
+             TextSentence(list(c.forms), 3, tags={"xpos": list(c.tags)}, heads=list(c.heads))]
+    pipe = TextPipeline(model)
+    many = pipe.analyze_many(sents)
+    one = [pipe.analyze(s) for s in sents]
+    assert [(x.tags, x.heads, x.rels, x.parse_tags) for x in many] == \
+        [(x.tags, x.heads, x.rels, x.parse_tags) for x in one]
+    assert many[1].tags["xpos"] == list(b.tags) and "upos" in many[1].tags
+    assert many[2].heads == list(c.heads)
+    assert pipe.analyze_many([]) == []

@@ -60,12 +60,13 @@ def run(args: argparse.Namespace) -> int:
     pipeline = TextPipeline(model)
     trees, deps, problems = [], [], []
     converted = 0
+    analyses = iter(pipeline.analyze_many([i for i in items if not isinstance(i, InputError)]))
     for item in items:
         if isinstance(item, InputError):
             problems.append(item)
             trees.append("\n\n" if args.kbest else "\n")
             continue
-        analysis = pipeline.analyze(item)
+        analysis = next(analyses)
         sent = analysis.dep_sentence()
         try:
             if args.kbest:

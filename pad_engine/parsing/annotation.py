@@ -50,12 +50,11 @@ def read_for_annotation(path: str | os.PathLike[str], encoding: str | None = Non
         unusable = f"the text model cannot be used ({e}): arcs predicted by the bundled " \
                    f"one, {model_path.name}"
     pipeline = TextPipeline(model)
-    blocks, lines, skipped = [], [], []
-    for item in read_text(decoded.text, name):
-        if isinstance(item, InputError):
-            skipped.append(item)
-            continue
-        a = pipeline.analyze(item)
+    read = read_text(decoded.text, name)
+    skipped = [item for item in read if isinstance(item, InputError)]
+    items = [item for item in read if not isinstance(item, InputError)]
+    blocks, lines = [], []
+    for item, a in zip(items, pipeline.analyze_many(items)):
         blocks.append(conll_lines(item, a.tags, a.heads, a.rels))
         lines.append(item.line)
     result = parse_conll("".join(blocks), name, on_error="skip")

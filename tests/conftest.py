@@ -64,6 +64,12 @@ def conll2007_dir() -> Path:
 
 
 @pytest.fixture(scope="session")
+def alpino_dir() -> Path:
+    """NLTK's Dutch Alpino treebank: alpino.xml, 7,136 dependency-structure trees."""
+    return _need(SHARED_DATA / "nltk-multilingual" / "alpino")
+
+
+@pytest.fixture(scope="session")
 def farpahc_dir() -> Path:
     """FarPaHC (Faroese): Penn-Helsinki .psd trees with their UD d-parses."""
     return _need(SHARED_DATA / "farpahc-faroese")

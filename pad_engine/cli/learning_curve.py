@@ -1,5 +1,6 @@
-"""``pad learning-curve``: the paper's low-resource experiment on the Penn Treebank sample, and
-Retrain's two ways (continuing from a model or from scratch) compared on it or on GUM."""
+"""``pad learning-curve``: the paper's low-resource experiment on the Penn Treebank sample,
+simulated annotation in two orders on it or on Dutch Alpino, and Retrain's two ways
+(continuing from a model or from scratch) compared on it or on GUM."""
 
 from __future__ import annotations
 
@@ -7,8 +8,9 @@ import argparse
 
 HELP = ("F1 on the Penn Treebank sample test split (wsj_0160-0199, gold tags and d-parses) "
         "when retrained on the first N train sentences (wsj_0001-0159); a table and a plot. "
-        "--compare-continued: retrained continuing from a model beside from scratch, also "
-        "on GUM's paired c- and d-parses.")
+        "--select: simulated annotation in file order or least-sure-first, also on Dutch "
+        "Alpino (--alpino). --compare-continued: retrained continuing from a model beside "
+        "from scratch, also on GUM's paired c- and d-parses.")
 
 DEFAULT_SIZES = (50, 100, 200, 500, 1000, 2000)
 SELECT_SIZES = [25, 50, 100, 200]
@@ -16,6 +18,7 @@ TIMED_SIZE = 200
 COMPARE_SIZES = [5, 15, 50, 200]
 COMPARE_TEST = 300  # test trees at most, spread over the test split
 PAIRED_HOLD_OUT = 10  # the bundled UD model was trained with --hold-out 10 (README)
+ALPINO_TEST = 1000  # held-out trees, as pad bench-labels scores on
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -32,6 +35,15 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="simulated annotation instead: correct the train split in file "
                              "order or least-sure-first (score margin of the two best trees per "
                              "word), retrain after each batch, print sentences, words and F1")
+    parser.add_argument("--alpino", metavar="ALPINO.xml",
+                        help="with --select: simulate on Dutch Alpino (NLTK's alpino.xml) "
+                             "instead of the PTB sample: trees converted as pad bench-labels "
+                             "does (c- and d-parses both from Alpino's dependency structures), "
+                             f"the last {ALPINO_TEST} held out, the rest corrected; models read "
+                             "the relations; EVALB F1 with punctuation deleted")
+    parser.add_argument("--test", type=int, metavar="K",
+                        help=f"with --alpino: hold out the last K trees instead of "
+                             f"{ALPINO_TEST} (a quicker, rougher figure)")
     parser.add_argument("--labels", action="store_true",
                         help="label the d-parses as the original PAD's scripts do (phrase+"
                              "dependent phrase, e.g. S+NP) and train models that read them")
@@ -58,6 +70,12 @@ def run(args: argparse.Namespace) -> int:
     from pad_engine.learning.bench import TEST_FILES, TRAIN_FILES, load_split
     from pad_engine.learning.retrain import curve_point, retrain
 
+    if args.sizes and min(args.sizes) < 1:
+        raise InputError("--sizes must be positive")
+    _check_alpino(args)
+    if args.alpino:
+        _alpino(args.alpino, args.select, args.sizes or SELECT_SIZES, args.test or ALPINO_TEST)
+        return 0
     treebank = Path(args.treebank) if args.treebank else _nltk_treebank()
     paired = args.compare_continued and (treebank / "const").is_dir() \
         and (treebank / "dep").is_dir()
@@ -65,8 +83,6 @@ def run(args: argparse.Namespace) -> int:
         raise InputError("no wsj_0001.mrg here: not the Penn Treebank sample (nor, with "
                          "--compare-continued, a folder with const/*.ptb and dep/*.conllu)",
                          str(treebank))
-    if args.sizes and min(args.sizes) < 1:
-        raise InputError("--sizes must be positive")
     if args.model and not args.compare_continued:
         raise InputError("--model needs --compare-continued")
     if args.compare_continued and (args.select or args.output):
@@ -96,7 +112,7 @@ def run(args: argparse.Namespace) -> int:
     print(f"# {len(test)} test sentences, gold tags and d-parses ({args.headrules} heads"
           + (", labeled as the original PAD's scripts do" if labels else "") + "), exact decoding")
     if args.select:
-        _simulate(args.select, train, test, args.sizes or SELECT_SIZES)
+        _simulate(args.select, train, test, args.sizes or SELECT_SIZES, labels)
         return 0
     print("# SENTENCES\tF1")
     points = []
@@ -190,14 +206,55 @@ def _paired_split(treebank) -> tuple[list, list]:
     return made.examples, scored_examples(held)
 
 
-def _simulate(select: str, train: list, test: list, sizes: list[int]) -> None:
+def _simulate(select: str, train: list, test: list, sizes: list[int], labels: str,
+              delete: tuple[str, ...] = ()) -> None:
     """Both (or one) orders of simulated annotation, as rows ORDER SENTENCES WORDS F1."""
     from pad_engine.learning.selection import simulate
 
     print("# ORDER\tSENTENCES\tWORDS\tF1")
     for order in ("sequential", "uncertain") if select == "both" else (select,):
-        simulate(train, test, sizes, order, progress=lambda s, o=order: print(
-            f"{o}\t{s.sentences}\t{s.words}\t{s.f1:.2f}", flush=True))
+        simulate(train, test, sizes, order, labels=labels, delete=delete,
+                 progress=lambda s, o=order: print(
+                     f"{o}\t{s.sentences}\t{s.words}\t{s.f1:.2f}", flush=True))
+
+
+def _check_alpino(args: argparse.Namespace) -> None:
+    """--alpino is a source for --select alone: refuse the options of the other experiments."""
+    from pad_engine.errors import InputError
+
+    if args.test is not None and (not args.alpino or args.test < 1):
+        raise InputError("--test needs --alpino and a positive K")
+    if not args.alpino:
+        return
+    if not args.select:
+        raise InputError("--alpino needs --select (it simulates annotation only)")
+    given = [name for name, value in (("--treebank", args.treebank), ("-o", args.output),
+                                      ("--labels", args.labels), ("--model", args.model),
+                                      ("--compare-continued", args.compare_continued)) if value]
+    if given:
+        raise InputError(f"--alpino is the treebank and prints a table: no {', '.join(given)}")
+
+
+def _alpino(path: str, select: str, sizes: list[int], test_size: int) -> None:
+    """Simulated annotation on Dutch Alpino, converted, split and scored as pad bench-labels
+    does, so both commands' figures are of the same trees."""
+    import sys
+
+    from pad_engine.errors import InputError
+    from pad_engine.learning.label_bench import LABELS, PUNCT, example_of, held_out, read_alpino
+
+    trees, problems = read_alpino(path)
+    for err in problems:
+        print(f"pad learning-curve: skipped {err}", file=sys.stderr)
+    if len(trees) < test_size + max(sizes):
+        raise InputError(f"{len(trees)} trees: too few to hold out {test_size} and correct "
+                         f"{max(sizes)}", path)
+    pool, test = held_out(trees, test_size)
+    print(f"# {test_size} test sentences: the last of {len(trees)} Dutch Alpino trees, gold "
+          "tags and d-parses (c- and d-parses from Alpino's dependency structures), models "
+          "reading the relations, EVALB F1 with punctuation deleted, exact decoding")
+    _simulate(select, [example_of(t) for t in pool], [example_of(t) for t in test], sizes,
+              LABELS, (PUNCT,))
 
 
 def _nltk_treebank():

@@ -27,10 +27,14 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from pad_engine.errors import InputError
 from pad_engine.trees.deptree import DepSentence
 from pad_engine.trees.lextree import LexNode, induced_heads, to_line
+
+if TYPE_CHECKING:  # training imports the decoder: keep it off the reading path
+    from pad_engine.learning.train import Example
 
 # Alpino's coarse word classes as UD UPOS (the projection reads UPOS)
 UPOS = {"noun": "NOUN", "name": "PROPN", "pron": "PRON", "verb": "VERB", "det": "DET",
@@ -42,6 +46,7 @@ RELATIONS = {"su": "nsubj", "obj1": "obj", "obj2": "iobj", "det": "det", "cnj": 
              "crd": "cc", "app": "appos"}
 HEAD_RELATIONS = ("hd", "cmp", "rhd", "whd", "cnj", "nucl", "mwp", "dp")
 PUNCT = "PUNCT"
+LABELS = "deprel"  # retrained models read the relations, as the app's Retrain does
 
 
 @dataclass
@@ -72,16 +77,48 @@ class AlpinoTree:
 
 
 def read_alpino(path: str) -> tuple[list[AlpinoTree], list[InputError]]:
-    """Every tree of an Alpino XML file, and the ones that could not be read (with why)."""
+    """Every tree of an Alpino XML file, and the ones that could not be read (with why).
+    A file that cannot be read, is not XML or holds no ``alpino_ds`` raises InputError."""
     trees, problems = [], []
-    for number, ds in enumerate(ET.parse(path).getroot().iter("alpino_ds"), 1):
+    for number, ds in enumerate(_sentences(path), 1):
         try:
             trees.append(_convert(ds, path))
         except InputError as err:
             problems.append(err)
-        except (KeyError, ValueError) as err:
+        except (KeyError, ValueError, TypeError) as err:  # TypeError: an attribute missing
             problems.append(InputError(f"tree {number} ({ds.get('id')}): {err}", path))
     return trees, problems
+
+
+def _sentences(path: str) -> list[ET.Element]:
+    """The ``alpino_ds`` elements of a file, or an InputError naming it."""
+    try:
+        root = ET.parse(path).getroot()
+    except OSError as err:
+        raise InputError(err.strerror or str(err), path) from None
+    except ET.ParseError as err:
+        raise InputError(f"not XML ({err})", path, err.position[0]) from None
+    found = list(root.iter("alpino_ds"))
+    if not found:
+        raise InputError(f"no <alpino_ds> in <{root.tag}>: not Alpino XML", path)
+    return found
+
+
+def held_out(trees: list[AlpinoTree], test_size: int
+             ) -> tuple[list[AlpinoTree], list[AlpinoTree]]:
+    """The trees to correct and the last ``test_size`` held out to score on: every measurement
+    on Alpino scores on the same trees."""
+    if not 0 < test_size < len(trees):
+        raise ValueError(f"cannot hold out {test_size} of {len(trees)} trees")
+    return trees[:-test_size], trees[-test_size:]
+
+
+def example_of(tree: AlpinoTree) -> Example:
+    """A repaired tree as a training (or test) example carrying its relations, which models
+    retrained with :data:`LABELS` read."""
+    from pad_engine.learning.train import example_from_lextree
+
+    return example_from_lextree(tree.tree, tree.sentence.forms, tree.sentence.rels)
 
 
 def _convert(ds: ET.Element, path: str) -> AlpinoTree:
@@ -237,10 +274,8 @@ def pad_lines(train: list[AlpinoTree], test: list[AlpinoTree]) -> list[str]:
     decoding ``test``."""
     from pad_engine.decoding.parser import Parser
     from pad_engine.learning.retrain import retrain
-    from pad_engine.learning.train import example_from_lextree
 
-    model = retrain([example_from_lextree(t.tree, t.sentence.forms, t.sentence.rels)
-                     for t in train], labels="deprel")
+    model = retrain([example_of(t) for t in train], labels=LABELS)
     parser = Parser(model)
     out = []
     for t in test:
@@ -258,8 +293,7 @@ def label_table(trees: list[AlpinoTree], sizes: tuple[int, ...] = (5, 20, 50),
     annotator corrects a stretch of a file)."""
     from pad_engine.decoding.rulebased import label_set, learn_label_set
 
-    test = trees[-test_size:]
-    pool = trees[:-test_size]
+    pool, test = held_out(trees, test_size)
     gold = [to_line(t.tree, t.sentence.forms) for t in test]
     table: dict[str, Scores] = {}
     for name in ("ptb", "ud-generic", hand):

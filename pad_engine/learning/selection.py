@@ -13,7 +13,8 @@ sentences). A sentence with a single consistent c-parse has nothing to teach and
 
 :func:`simulate` measures an order by simulated annotation: the gold tree stands in for the
 annotator, the model is retrained after each batch and scored on a held-out set, with the
-sentences and the words corrected so far.
+sentences and the words corrected so far (``pad learning-curve --select``: on the PTB sample,
+or on Dutch Alpino with ``--alpino``).
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from dataclasses import dataclass
 
 from pad_engine.decoding.model import Model
 from pad_engine.decoding.parser import Parser
+from pad_engine.learning.evalb import bracket_f1, score
 from pad_engine.learning.retrain import evaluate, retrain
 from pad_engine.learning.train import Example
 
@@ -71,9 +73,12 @@ class Step:
 
 def simulate(pool: Sequence[Example], test: Sequence[Example], sizes: Sequence[int],
              order: str, base: Model | None = None,
-             progress: Callable[[Step], None] | None = None) -> list[Step]:
+             progress: Callable[[Step], None] | None = None, *, labels: str = "",
+             delete: Sequence[str] = ()) -> list[Step]:
     """Correct the pool in ``order`` up to each of ``sizes`` sentences, retraining (from
-    ``base``, or from scratch) after each batch and scoring on ``test`` (exact decoding).
+    ``base``, or from scratch reading the d-parse labels ``labels`` names) after each batch
+    and scoring on ``test`` (exact decoding; EVALB deleting ``delete`` labels too, such as
+    the punctuation tag of a treebank that is not the PTB).
 
     "uncertain" picks each batch by :func:`least_sure` under the model of the batch before
     (the first batch, with no model yet, takes the least sure under ``base`` or else the
@@ -93,10 +98,16 @@ def simulate(pool: Sequence[Example], test: Sequence[Example], sizes: Sequence[i
                 chosen += [left[j] for j in picked]
             else:
                 chosen += left[:need]
-            model = retrain([pool[i] for i in chosen], base)
+            model = retrain([pool[i] for i in chosen], base, labels=labels)
         step = Step(len(chosen), sum(len(pool[i].forms) for i in chosen),
-                    evaluate(model, list(test)).f1 if model is not None else 0.0)
+                    _f1(model, test, delete) if model is not None else 0.0)
         steps.append(step)
         if progress is not None:
             progress(step)
     return steps
+
+
+def _f1(model: Model, test: Sequence[Example], delete: Sequence[str]) -> float:
+    """EVALB F1 of ``model`` on ``test``, rescored only when more labels are deleted."""
+    result = evaluate(model, list(test))
+    return bracket_f1(score(result.gold, result.test, delete)) if delete else result.f1

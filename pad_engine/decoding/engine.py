@@ -3,34 +3,14 @@ rule-based projection (``rulebased.RuleBasedEngine``), behind one ``Converter`` 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol, runtime_checkable
 
+from pad_engine.decoding.candidate import Candidate
 from pad_engine.decoding.model import Model, default_model_path
 from pad_engine.decoding.parser import Parser
 from pad_engine.trees.deptree import DepSentence
-from pad_engine.trees.lextree import LexNode, induced_heads, to_line
 from pad_engine.trees.projectivize import Lift, projectivize
-
-
-@dataclass
-class Candidate:
-    """One c-parse of a sentence: the lexicalized tree, its model score, its Penn line.
-    ``how`` is "pruned", "exact" or "fallback" (no model derivation: flat projection).
-    ``lifted`` lists the arcs moved to make a non-projective d-parse projective, as
-    (dependent, original head, new head); the tree is consistent with the lifted d-parse."""
-
-    tree: LexNode
-    score: float
-    how: str
-    lifted: list[Lift] = field(default_factory=list)
-
-    def penn(self, forms: list[str]) -> str:
-        return to_line(self.tree, forms)
-
-    def heads(self) -> list[int]:
-        return induced_heads(self.tree, len(self.tree.preterminals()))
 
 
 @runtime_checkable

@@ -22,7 +22,7 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from pad_engine.decoding.engine import Candidate
+from pad_engine.decoding.candidate import Candidate
 from pad_engine.decoding.labelsets import ANY, DROP, LabelSet, load_label_set, relation_key
 from pad_engine.trees.deptree import DepSentence, bottom_up
 from pad_engine.trees.lextree import LexNode

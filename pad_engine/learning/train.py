@@ -20,11 +20,19 @@ from numba import njit
 
 from pad_engine.decoding.decoder import EXACT, decode, derivation_features
 from pad_engine.decoding.features import MAX_BINARY
-from pad_engine.decoding.grammar import UNKNOWN_TAG, Grammar
+from pad_engine.decoding.grammar import LEFT_ATTACH, RIGHT_ATTACH, UNKNOWN_TAG, Grammar
 from pad_engine.decoding.model import DEFAULT_BITS, Model
 from pad_engine.decoding.parser import Encoded, chart_inputs, encode
 from pad_engine.errors import Cancelled
-from pad_engine.trees.binarize import HEAD_LEFT, LEAF, UNARY, BinNode, binarize, is_intermediate
+from pad_engine.trees.binarize import (
+    HEAD_LEFT,
+    LEAF,
+    UNARY,
+    BinNode,
+    binarize,
+    intermediate,
+    is_intermediate,
+)
 from pad_engine.trees.lextree import LexNode, from_penn, induced_heads
 from pad_engine.trees.structure import sentence_structure
 
@@ -99,12 +107,15 @@ def _projections(examples: list[Example]) -> dict[str, str]:
 
 
 def add_backoff_rules(grammar: Grammar) -> int:
-    """Recombine the binary rules of each phrase A: any head side seen building A on one side
-    (as A, @A> or @A<) may attach any modifier seen attached to A on either side, or a word
-    whose tag was never seen; a tag stands for its family (NN for NNS, NNP...), in unary rules
-    too; and any phrase may sit under TOP. A few hundred trees leave most (head side, modifier)
-    pairs unseen, and without such rules the decoder falls back to glue rules. Returns the
-    number of rules added."""
+    """Widen the grammar read off few trees. For each phrase A, every chain the binarization
+    can build from a head child seen heading A (right attachments to it as @A> or A, then
+    left ones as @A< or A) may attach any modifier seen attached to A on either side, or a
+    word whose tag was never seen; a tag stands for its family (NN for NNS, NNP...), in unary
+    rules too; and any phrase may sit under TOP. A few hundred trees leave most (head side,
+    modifier) pairs unseen, and without such rules the decoder falls back to glue rules.
+    Every chain rather than the (head side, direction) pairs seen (PTB sample, first N train
+    trees, exact decoding): 50 trees 89.64 -> 90.95, 200: 94.93 -> 94.80, all 3,396: 97.52
+    -> 97.96; Dutch Alpino, 50 trees: 83.91 -> 85.71. Returns the number of rules added."""
     members: dict[str, list[int]] = {}
     for tag in grammar.tags:
         members.setdefault(_family(tag), []).append(grammar.symbol(tag))
@@ -114,18 +125,26 @@ def add_backoff_rules(grammar: Grammar) -> int:
         label = grammar.symbols[sym]
         return members[_family(label)] if label in tags else [sym]
 
-    heads: dict[tuple[str, int], set[tuple[int, int]]] = {}
+    heads: dict[str, set[int]] = {}  # phrase -> its head children (no chain symbols)
     mods: dict[str, set[int]] = {}
-    for a, h, m, d in grammar.binary:
+    for a, h, m, _ in grammar.binary:
         label = grammar.symbols[a]
         phrase = label[1:-1] if is_intermediate(label) else label
-        heads.setdefault((phrase, d), set()).update((a, x) for x in family(h))
+        if not is_intermediate(grammar.symbols[h]):
+            heads.setdefault(phrase, set()).update(family(h))
         mods.setdefault(phrase, {grammar.symbol(UNKNOWN_TAG)}).update(family(m))
     before = len(grammar.binary) + len(grammar.unary)
-    for (phrase, d), pairs in sorted(heads.items()):
-        for a, h in sorted(pairs):
-            for m in sorted(mods[phrase]):
-                grammar.add_binary(a, h, m, d)
+    for phrase, children in sorted(heads.items()):
+        top = grammar.symbol(phrase)
+        right = grammar.symbol(intermediate(phrase, True))
+        left = grammar.symbol(intermediate(phrase, False))
+        for m in sorted(mods[phrase]):
+            for h in sorted(children | {right}):
+                grammar.add_binary(top, h, m, RIGHT_ATTACH)
+                grammar.add_binary(right, h, m, RIGHT_ATTACH)
+            for h in sorted(children | {right, left}):
+                grammar.add_binary(top, h, m, LEFT_ATTACH)
+                grammar.add_binary(left, h, m, LEFT_ATTACH)
     for a, b in list(grammar.unary):
         for x in family(b):
             grammar.add_unary(a, x)

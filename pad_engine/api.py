@@ -9,7 +9,7 @@ an exception of some inner layer: the app shows them, it does not interpret them
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from pad_engine.batch.folders import (
     FAILED,
@@ -59,29 +59,36 @@ __all__ = [
 
 def retrain(trees: list[CorrectedTree], base: Model | None = None, *,
             progress: Callable[[Progress], None] | None = None,
-            cancel: Callable[[], bool] | None = None, labels: bool = False) -> Model:
+            cancel: Callable[[], bool] | None = None, labels: bool = False,
+            pool: Sequence[DepSentence] = ()) -> Model:
     """A model trained on the corrected trees, from scratch (``base`` None) or continuing
-    from ``base``; with ``labels`` a model from scratch also reads the DEPREL column."""
+    from ``base``; with ``labels`` a model from scratch also reads the DEPREL column, without
+    them the rule-based projection of each d-parse; ``pool``: the file's d-parses, whose
+    projections widen the grammar of a model from scratch."""
     examples = _examples(trees)
     return _guarded(lambda: _retrain.retrain(examples, base, progress=progress, cancel=cancel,
-                                             labels="deprel" if labels else ""))
+                                             labels="deprel" if labels else "", pool=pool))
 
 
 def cross_validate(trees: list[CorrectedTree], folds: int, base: Model | None = None, *,
                    progress: Callable[[int, int], None] | None = None,
                    cancel: Callable[[], bool] | None = None,
-                   labels: bool = False) -> CrossValidation:
+                   labels: bool = False, pool: Sequence[DepSentence] = ()) -> CrossValidation:
     """k-fold cross-validated F1 of :func:`retrain` on the corrected trees (at least 2)."""
     examples = _examples(trees)
     return _guarded(lambda: _retrain.cross_validate(
         examples, folds, base, progress=progress, cancel=cancel,
-        labels="deprel" if labels else ""))
+        labels="deprel" if labels else "", pool=pool))
 
 
-def plan(base: Model | None = None, labels: bool = False) -> Plan:
+def plan(base: Model | None = None, labels: bool = False,
+         pool: Sequence[DepSentence] = ()) -> Plan:
     """A way to train on corrected trees: from scratch or from ``base``, with the DEPREL
-    column read when ``labels`` (a model from scratch only; a base keeps its choice)."""
-    return Plan(base, "deprel" if labels and base is None else "")
+    column read when ``labels`` (a model from scratch only; a base keeps its choice), and
+    the file's d-parses ``pool`` widening the grammar of a model from scratch."""
+    if base is not None:
+        return Plan(base, "")
+    return Plan(None, "deprel" if labels else "", tuple(pool))
 
 
 def compare(trees: list[CorrectedTree], folds: int, new: Plan, current: Plan | Model | Converter,

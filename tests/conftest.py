@@ -132,6 +132,13 @@ def random_labeled_model():
 
 
 @pytest.fixture(scope="session")
+def random_projection_model():
+    """The toy grammar with random weights, reading the rule-based projection of each d-parse
+    (its labels per word and over each span: the projection templates)."""
+    return _random_model(backoff=False, labels="projection")
+
+
+@pytest.fixture(scope="session")
 def tiny_model(tmp_path_factory) -> Path:
     """A small model trained once per session on the sample's head-marked trees."""
     from guikit import head_marked

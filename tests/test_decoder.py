@@ -13,7 +13,7 @@ from pad_engine.trees.lextree import LexNode, induced_heads, to_line
 
 
 @pytest.mark.parametrize("which", ["random_model", "random_backoff_model",
-                                   "random_labeled_model"])
+                                   "random_labeled_model", "random_projection_model"])
 def test_decoder_matches_brute_force(which, request):
     random_model = request.getfixturevalue(which)
     rng = random.Random(3)

@@ -340,9 +340,10 @@ def test_the_files_labels_are_offered_from_scratch_and_learned(window, qtbot):
     assert not dialog.use_labels.isChecked()
     qtbot.mouseClick(dialog.start_button, Qt.LeftButton)
     qtbot.waitUntil(lambda: not dialog.running, timeout=TIMEOUT)
-    use_new(dialog, qtbot)
-    assert window.models.current_model().dep_labels == ""
+    use_new(dialog, qtbot)  # it reads the rule-based projection of each d-parse instead
+    assert window.models.current_model().dep_labels == "projection"
     assert "labels" not in window.model_label.toolTip()
+    assert "rule-based projection" in window.model_label.toolTip()
 
     tick(qtbot, dialog.resume)  # continuing: the base model decides
     assert not dialog.use_labels.isEnabled() and not dialog.use_labels.isChecked()

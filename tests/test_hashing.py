@@ -33,7 +33,7 @@ def _grown(model, extra: list[str], tags: tuple[str, ...] = ("NEWTAG", "ZZ")):
 
 
 @pytest.mark.parametrize("which", ["random_model", "random_backoff_model",
-                                   "random_labeled_model"])
+                                   "random_labeled_model", "random_projection_model"])
 def test_unused_symbols_leave_every_score_identical(which, request):
     model = request.getfixturevalue(which)
     grown = _grown(model, ["NEWPHRASE", "@NEWPHRASE>", "XYZ-TAG", "NP+VP"])

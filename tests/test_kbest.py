@@ -14,7 +14,7 @@ from pad_engine.trees.lextree import induced_heads, to_line
 
 
 @pytest.mark.parametrize("which", ["random_model", "random_backoff_model",
-                                   "random_labeled_model"])
+                                   "random_labeled_model", "random_projection_model"])
 def test_kbest_lists_match_brute_force(which, request):
     random_model = request.getfixturevalue(which)
     rng = random.Random(11)

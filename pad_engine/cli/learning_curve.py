@@ -125,7 +125,7 @@ def run(args: argparse.Namespace) -> int:
               f"test sentences by decoder pass: {passes}", file=sys.stderr)
     timed = min(TIMED_SIZE, len(train))
     start = time.perf_counter()
-    retrain(train[:timed], labels=labels)
+    retrain(train[:timed], labels=labels, pool=train)
     print(f"# retrain on {timed} sentences: {time.perf_counter() - start:.2f} s")
     if args.output:
         plot(points, args.output, labeled=bool(labels))

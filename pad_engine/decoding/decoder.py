@@ -32,7 +32,6 @@ import numpy as np
 from numba import njit
 
 from pad_engine.decoding.features import (
-    N_UNARY,
     binary_context,
     binary_context_array,
     binary_indices,
@@ -40,6 +39,7 @@ from pad_engine.decoding.features import (
     binary_score,
     score_cache,
     unary_context,
+    unary_context_array,
     unary_indices,
     unary_rule_key,
     unary_score,
@@ -320,6 +320,7 @@ def _chart(inp, K):
     """
     s, g = inp.sentence, inp.grammar
     heads, rows, words, tags, labels = s.heads, s.rows, s.words, s.tags, s.rel_ids
+    spans = s.spans
     binary, unary, ptr, ids, tag_sym = g.binary, g.unary, g.ptr, g.ids, g.tag_sym
     rule_key, unary_key, parent_key = g.rule_key, g.unary_key, g.parent_key
     side_keys, side_p, side_n = g.side_keys, g.side_p, g.side_n
@@ -352,8 +353,8 @@ def _chart(inp, K):
     by_sym = np.empty(256, np.int64)  # combine's work arrays: edges by symbol, group starts
     start = np.empty(nsym + 1, np.int64)
     layer_item = np.full((L, nsym), -1, np.int64)
-    ctx = binary_context_array(labels)
-    uctx = np.zeros(N_UNARY, np.int64)
+    ctx = binary_context_array(labels, spans)
+    uctx = unary_context_array(spans)
     cache, stamp = score_cache(nsym)
     use_cells = cell_cost.shape[0] == ncell and cell_cost.shape[1] == nsym
     level_used = mode if ok else -1
@@ -427,7 +428,7 @@ def _chart(inp, K):
                                     prune, rows, nrows, side_keys, side_p, side_n, alpha)
                                 if src < 0:
                                     continue
-                                binary_context(i, k, j, h, m, words, tags, labels, ctx)
+                                binary_context(i, k, j, h, m, words, tags, labels, spans, ctx)
                                 tid = 2 * c + side
                                 gold = (gold_bin[tid] if loss_weight > 0 and not use_cells
                                         else -2)
@@ -481,7 +482,7 @@ def _chart(inp, K):
                                         ne += 1
                         else:  # one unary rule over the layer below; TOP only over the root
                             if layer == 1:
-                                unary_context(i, j, h, words, tags, uctx)
+                                unary_context(i, j, h, words, tags, labels, spans, uctx)
                             gold = (gold_un[c * L + layer] if loss_weight > 0 and not use_cells
                                     else -2)
                             for q in range(first, first + below):
@@ -695,8 +696,8 @@ def derivation_features(inp, kinds, rules, cells, out):
     s, g = inp.sentence, inp.grammar
     ok, root, nl, nr, lptr, rptr, ldeps, rdeps, order, lo, hi, cbase = sentence_structure(
         s.heads)
-    ctx = binary_context_array(s.rel_ids)
-    uctx = np.zeros(N_UNARY, np.int64)
+    ctx = binary_context_array(s.rel_ids, s.spans)
+    uctx = unary_context_array(s.spans)
     nb, nu = g.binary.shape[0], g.unary.shape[0]
     pos = 0
     for q in range(kinds.shape[0]):
@@ -711,7 +712,7 @@ def derivation_features(inp, kinds, rules, cells, out):
         b = (c - cbase[h]) % ra
         i, j = cell_span(h, a, b, lptr, rptr, ldeps, rdeps, lo, hi)
         if kind == UNARY:
-            unary_context(i, j, h, s.words, s.tags, uctx)
+            unary_context(i, j, h, s.words, s.tags, s.rel_ids, s.spans, uctx)
             key = (g.unary_key[r - nb] if r - nb < nu else
                    unary_rule_key(g.sym_key, g.top, unary_child(r, g.unary, nb)))
             pos = unary_indices(uctx, key, inp.mask, out, pos)
@@ -722,7 +723,7 @@ def derivation_features(inp, kinds, rules, cells, out):
         else:
             m = ldeps[lptr[h] + a - 1]
             k = hi[m]
-        binary_context(i, k, j, h, m, s.words, s.tags, s.rel_ids, ctx)
+        binary_context(i, k, j, h, m, s.words, s.tags, s.rel_ids, s.spans, ctx)
         A, H, M, direction = rule_parts(r, g.binary, nu, g.nsym, g.glue_parent)
         if r < nb:
             kr, kh, km = g.rule_key[r, 0], g.rule_key[r, 1], g.rule_key[r, 2]

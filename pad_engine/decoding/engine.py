@@ -49,8 +49,9 @@ class Engine:
     def label_warning(self, sentences: list[DepSentence]) -> str | None:
         """A warning when the model reads dependency labels and most of these sentences'
         labels are ones it never saw (a file labeled in another scheme, or unlabeled): the
-        trees will be worse than from a model that ignores labels."""
-        if not self.model.dep_labels:
+        trees will be worse than from a model that ignores labels. A model that reads the
+        rule-based projection makes its labels itself."""
+        if self.model.dep_labels in ("", "projection"):
             return None
         known = set(self.model.label_set)
         rels = [r for s in sentences for r in (s.rels or ["_"] * len(s.forms))]

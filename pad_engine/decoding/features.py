@@ -31,6 +31,16 @@ RULE_END, PARENT_END, HEAD_END, N_BINARY = 17, 27, 29, 31
 LABEL_RULE, LABEL_PARENT, LABEL_HEAD, LABEL_MOD = range(N_BINARY, N_BINARY + 4)
 N_LABEL = 4
 MAX_BINARY = N_BINARY + N_LABEL
+# A model that reads the rule-based projection (its labels are then the projection's, see
+# rulebased.projection_features) adds, after the label templates: the projection's labels
+# over the span with the rule and with the parent, those labels with the dependent's label,
+# and the head word's label, both with the rule; its unary templates add the head word's
+# label and the labels over the span.
+SPAN_RULE, SPAN_PARENT, SPAN_MOD, SPAN_HEAD = range(MAX_BINARY, MAX_BINARY + 4)
+N_SPAN = 4
+N_UNARY_SPAN = 2
+MAX_CONTEXT = MAX_BINARY + N_SPAN  # the longest context array, binary or unary, of any model
+NO_SPANS = np.zeros((0, 0), np.int64)
 NO_LABELS = np.zeros(0, np.int64)
 N_UNARY = 11
 # odd multipliers below 2**31: a 32-bit value times one stays below 2**63
@@ -69,7 +79,7 @@ def length_bin(length: int) -> int:
 
 
 @njit(cache=True)
-def binary_context(i, k, j, h, m, words, tags, labels, ctx):
+def binary_context(i, k, j, h, m, words, tags, labels, spans, ctx):
     """Rule-independent half of every binary template. words/tags are padded: index p+1 is
     word p, index 0 is <s>, index n+1 is </s>; labels (one per word, unpadded) are read only
     when ``ctx`` has room for the label templates."""
@@ -107,6 +117,11 @@ def binary_context(i, k, j, h, m, words, tags, labels, ctx):
         lab = labels[m]
         for t in range(N_LABEL):
             ctx[N_BINARY + t] = hmix(600 + t, lab)
+    if ctx.shape[0] > MAX_BINARY:
+        ctx[SPAN_RULE] = hmix(620, spans[i, j])
+        ctx[SPAN_PARENT] = hmix(621, spans[i, j])
+        ctx[SPAN_MOD] = hmix(hmix(622, spans[i, j]), labels[m])
+        ctx[SPAN_HEAD] = hmix(623, labels[h])
 
 
 @njit(cache=True, inline="always")
@@ -144,6 +159,8 @@ def binary_score(ctx, A, rule, head_pair, mod_pair, parent_key, weights, mask, c
         cache[A] = _sum(ctx, RULE_END, PARENT_END, parent, weights, mask)
         if labeled:
             cache[A] += weights[feature_index(ctx[LABEL_PARENT], parent, mask)]
+        if ctx.shape[0] > MAX_BINARY:
+            cache[A] += weights[feature_index(ctx[SPAN_PARENT], parent, mask)]
     s += cache[A]
     s += _sum(ctx, PARENT_END, HEAD_END, head_pair, weights, mask)
     s += _sum(ctx, HEAD_END, N_BINARY, mod_pair, weights, mask)
@@ -151,6 +168,10 @@ def binary_score(ctx, A, rule, head_pair, mod_pair, parent_key, weights, mask, c
         s += weights[feature_index(ctx[LABEL_RULE], rule, mask)]
         s += weights[feature_index(ctx[LABEL_HEAD], head_pair, mask)]
         s += weights[feature_index(ctx[LABEL_MOD], mod_pair, mask)]
+    if ctx.shape[0] > MAX_BINARY:
+        s += weights[feature_index(ctx[SPAN_RULE], rule, mask)]
+        s += weights[feature_index(ctx[SPAN_MOD], rule, mask)]
+        s += weights[feature_index(ctx[SPAN_HEAD], rule, mask)]
     return s
 
 
@@ -172,12 +193,19 @@ def binary_indices(ctx, rule, parent, parent_head, parent_mod, mask, out, start)
         out[start + LABEL_PARENT] = feature_index(ctx[LABEL_PARENT], parent, mask)
         out[start + LABEL_HEAD] = feature_index(ctx[LABEL_HEAD], parent_head, mask)
         out[start + LABEL_MOD] = feature_index(ctx[LABEL_MOD], parent_mod, mask)
+    if ctx.shape[0] > MAX_BINARY:
+        out[start + SPAN_RULE] = feature_index(ctx[SPAN_RULE], rule, mask)
+        out[start + SPAN_PARENT] = feature_index(ctx[SPAN_PARENT], parent, mask)
+        out[start + SPAN_MOD] = feature_index(ctx[SPAN_MOD], rule, mask)
+        out[start + SPAN_HEAD] = feature_index(ctx[SPAN_HEAD], rule, mask)
     return start + ctx.shape[0]
 
 
 @njit(cache=True)
-def unary_context(i, j, h, words, tags, ctx):
-    """Rule-independent half of the unary templates over span i..j headed by h."""
+def unary_context(i, j, h, words, tags, labels, spans, ctx):
+    """Rule-independent half of the unary templates over span i..j headed by h; with room
+    in ``ctx`` (a model that reads the projection), the head word's label in the projection
+    and the projection's labels over the span."""
     th, xh = tags[h + 1], words[h + 1]
     ctx[0] = hmix(500, 0)
     ctx[1] = hmix(501, th)
@@ -190,27 +218,40 @@ def unary_context(i, j, h, words, tags, ctx):
     ctx[8] = hmix(508, tags[i])
     ctx[9] = hmix(509, tags[j + 2])
     ctx[10] = hmix(hmix(510, tags[i]), tags[j + 2])
+    if ctx.shape[0] > N_UNARY:
+        ctx[N_UNARY] = hmix(511, labels[h])
+        ctx[N_UNARY + 1] = hmix(512, spans[i, j])
 
 
 @njit(cache=True, inline="always")
 def unary_score(ctx, rule, weights, mask):
     s = np.float64(0.0)
-    for t in range(N_UNARY):
+    for t in range(ctx.shape[0]):
         s += weights[feature_index(ctx[t], rule, mask)]
     return s
 
 
 @njit(cache=True)
 def unary_indices(ctx, rule, mask, out, start):
-    for t in range(N_UNARY):
+    for t in range(ctx.shape[0]):
         out[start + t] = feature_index(ctx[t], rule, mask)
-    return start + N_UNARY
+    return start + ctx.shape[0]
 
 
 @njit(cache=True)
-def binary_context_array(labels: np.ndarray) -> np.ndarray:
-    """The context array for a sentence: with label templates when it has labels."""
+def binary_context_array(labels: np.ndarray, spans: np.ndarray) -> np.ndarray:
+    """The context array for a sentence: with label templates when it has labels, and
+    the projection's when it has its spans."""
+    if spans.shape[0] > 0:
+        return np.zeros(MAX_CONTEXT, np.int64)
     return np.zeros(MAX_BINARY if labels.shape[0] > 0 else N_BINARY, np.int64)
+
+
+@njit(cache=True)
+def unary_context_array(spans: np.ndarray) -> np.ndarray:
+    """The unary context array for a sentence: with the projection's templates when it has
+    the projection's spans."""
+    return np.zeros(N_UNARY + N_UNARY_SPAN if spans.shape[0] > 0 else N_UNARY, np.int64)
 
 
 def stable_key(text: str) -> int:

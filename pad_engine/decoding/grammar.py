@@ -90,9 +90,11 @@ class Grammar:
             self.unary.append(key)
         return rid
 
-    def observe(self, tree: BinNode, tags: list[str]) -> None:
-        """Add the rules, tag rows, unary depth and attachment-side counts of one tree."""
-        rows = [self.add_tag(t) for t in tags]
+    def observe(self, tree: BinNode, tags: list[str], learned: bool = True) -> None:
+        """Add the rules and unary depth of one tree; of a training tree (``learned``) also
+        its tags, tag rows and attachment-side counts, which a tree that only widens the
+        grammar (see ``train.add_projection_rules``) must not sway."""
+        rows = [self.add_tag(t) for t in tags] if learned else []
         attachments: dict[int, list[bool]] = {}  # head word -> sides bottom-up (True=right)
         deps: dict[int, list[int]] = {}  # head word -> its dependents
 
@@ -104,8 +106,9 @@ class Grammar:
             a = self.symbol(node.label)
             if node.kind == UNARY:
                 h, depth = visit(node.left)
-                b = self.symbol(node.left.label)
-                self.unary_tags.add((rows[h], self.add_unary(a, b)))
+                rid = self.add_unary(a, self.symbol(node.left.label))
+                if learned:
+                    self.unary_tags.add((rows[h], rid))
                 self.max_unary = max(self.max_unary, depth + 1)
                 return h, depth + 1
             hl, _ = visit(node.left)
@@ -117,9 +120,10 @@ class Grammar:
                 h, m, d = hr, hl, LEFT_ATTACH
                 hs, ms = node.right.label, node.left.label
             rid = self.add_binary(a, self.symbol(hs), self.symbol(ms), d)
-            self.binary_tags.add((rows[h], rid))
-            attachments.setdefault(h, []).append(d == RIGHT_ATTACH)
-            deps.setdefault(h, []).append(m)
+            if learned:
+                self.binary_tags.add((rows[h], rid))
+                attachments.setdefault(h, []).append(d == RIGHT_ATTACH)
+                deps.setdefault(h, []).append(m)
             return h, 0
 
         visit(tree)

@@ -47,7 +47,8 @@ class Model:
     training: dict = field(default_factory=dict)
     projections: dict[str, str] = field(default_factory=dict)  # tag -> usual phrase label
     # Dependency labels: "" when the model ignores them, else where its training labels came
-    # from ("deprel": the CoNLL column; "phrase": read off Penn trees, see deplabels.py)
+    # from ("deprel": the CoNLL column; "phrase": read off Penn trees, see deplabels.py;
+    # "projection": made from each d-parse by the rule-based projection, rulebased.py)
     dep_labels: str = ""
     label_set: list[str] = field(default_factory=list)  # the labels seen in training
     _packed: GrammarArrays | None = field(default=None, repr=False)

@@ -16,7 +16,7 @@ from typing import NamedTuple
 import numpy as np
 
 from pad_engine.decoding import decoder
-from pad_engine.decoding.features import NO_LABELS, label_ids, tag_ids, word_ids
+from pad_engine.decoding.features import NO_LABELS, NO_SPANS, label_ids, tag_ids, word_ids
 from pad_engine.decoding.model import Model
 from pad_engine.errors import InputError
 from pad_engine.trees.binarize import HEAD_LEFT, HEAD_RIGHT, LEAF, UNARY, is_intermediate
@@ -51,6 +51,7 @@ class Encoded(NamedTuple):
     words: np.ndarray  # padded word hashes
     tags: np.ndarray  # padded tag hashes (by name, as words: a grammar's new tags move nothing)
     rel_ids: np.ndarray  # label hashes, one per word; empty for a model that ignores labels
+    spans: np.ndarray  # (n, n): hash of the projection's labels over words i..j; else (0, 0)
 
 
 @dataclass
@@ -70,10 +71,14 @@ def encode(model: Model, forms: list[str], tags: list[str], heads: list[int],
     n = len(forms)
     rows = g.tag_rows(tags)
     h = np.fromiter(heads, dtype=np.int64, count=n) - 1
-    labels = NO_LABELS
-    if model.dep_labels:
+    labels, spans = NO_LABELS, NO_SPANS
+    if model.dep_labels == "projection":
+        from pad_engine.decoding.rulebased import projection_features
+        words, spans = projection_features(forms, tags, heads, rels)
+        labels = label_ids(words)
+    elif model.dep_labels:
         labels = label_ids(rels if rels and len(rels) == n else ["_"] * n)
-    return Encoded(h, rows, word_ids(forms), tag_ids(tags), labels)
+    return Encoded(h, rows, word_ids(forms), tag_ids(tags), labels, spans)
 
 
 def chart_inputs(model: Model, enc: Encoded, mode: int, escalate: bool = False,

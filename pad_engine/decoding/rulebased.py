@@ -22,6 +22,8 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+import numpy as np
+
 from pad_engine.decoding.candidate import Candidate
 from pad_engine.decoding.labelsets import ANY, DROP, LabelSet, load_label_set, relation_key
 from pad_engine.trees.deptree import DepSentence, bottom_up
@@ -147,6 +149,46 @@ def project(forms: list[str], tags: list[str], heads: list[int],
         built[i] = node
     root = built[heads.index(0)]
     return LexNode("TOP", [root], 0)
+
+
+def phrase_labels(tree: LexNode) -> set[str]:
+    """The labels of a tree's phrases (TOP and preterminals left out)."""
+    out, stack = set(), [tree]
+    while stack:
+        node = stack.pop()
+        if not node.is_preterminal:
+            if node.label != "TOP":
+                out.add(node.label)
+            stack.extend(node.children)
+    return out
+
+
+def projection_features(forms: list[str], tags: list[str], heads: list[int],
+                        rels: list[str] | None = None) -> tuple[list[str], np.ndarray]:
+    """What a model that reads the rule-based tree of a d-parse sees: each word's label in
+    it, in deplabels' phrase scheme (``S+NP``), and spans[i, j], a hash of the labels of
+    its phrases over words i..j (0: none). "_" and zeros where the heads are not a
+    projective tree."""
+    from pad_engine.decoding.features import stable_key
+    from pad_engine.trees.deplabels import tree_labels
+    from pad_engine.trees.structure import is_projective_tree
+
+    n = len(forms)
+    spans = np.zeros((n, n), np.int64)
+    if not forms or not is_projective_tree(np.asarray(heads, np.int64) - 1):
+        return ["_"] * n, spans
+    tree = project(forms, tags, list(heads), rels or None)
+    chains: dict[tuple[int, int], str] = {}
+    stack = [tree.children[0]]
+    while stack:  # top-down, so a span's chain lists its labels from the top
+        node = stack.pop()
+        if not node.is_preterminal:
+            span = node.span()
+            chains[span] = chains.get(span, "") + node.label + " "
+            stack.extend(node.children)
+    for (i, j), chain in chains.items():
+        spans[i, j] = stable_key(chain)
+    return tree_labels(tree, n), spans
 
 
 class _Plan:

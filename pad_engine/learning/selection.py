@@ -98,7 +98,7 @@ def simulate(pool: Sequence[Example], test: Sequence[Example], sizes: Sequence[i
                 chosen += [left[j] for j in picked]
             else:
                 chosen += left[:need]
-            model = retrain([pool[i] for i in chosen], base, labels=labels)
+            model = retrain([pool[i] for i in chosen], base, labels=labels, pool=pool)
         step = Step(len(chosen), sum(len(pool[i].forms) for i in chosen),
                     _f1(model, test, delete) if model is not None else 0.0)
         steps.append(step)

@@ -103,6 +103,8 @@ class ModelVersions:
             text = f"Model: {self.startup_name}"
         model = self.current_model()
         reads = model is not None and model.dep_labels
+        if reads == "projection":
+            return text + "; reads the rule-based projection of each d-parse"
         return text + ("; reads dependency labels" if reads else "")
 
     def versions(self) -> list[ModelVersion]:
@@ -157,10 +159,12 @@ class ModelVersions:
             converter = self.workspace.converter
             return lambda: as_model(converter) or converter
         model, start = self.current_model(), self.startup_loader()
-        labels = model is not None and bool(model.dep_labels)
+        labels = model is not None and model.dep_labels == "deprel"
         if self.origin(self.active) == BUNDLED:
             return lambda: plan(as_model(start()), labels)
-        return lambda: plan(None, labels)
+        session = self.workspace.session
+        pool = list(session.sentences) if session is not None else []
+        return lambda: plan(None, labels, pool)
 
     def bundled_f1(self) -> tuple[float, int] | None:
         """Version 0's F1 and folds the last time a new version was compared with it."""

@@ -25,12 +25,13 @@ that is offered when most words have one. A continued model keeps its base's cho
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from pad_engine.api import (
     Cancelled,
     Converter,
     CorrectedTree,
+    DepSentence,
     Model,
     PadError,
     Plan,
@@ -52,19 +53,21 @@ LABELED = 0.9  # the share of words with a DEPREL above which labels are offered
 
 def retrain_work(trees: list[CorrectedTree], base: Model | None,
                  cv_base: Callable[[], Model | None], labels: bool,
-                 rival: Callable[[], Plan | Model | Converter]) -> Callable[[Worker], tuple]:
+                 rival: Callable[[], Plan | Model | Converter],
+                 pool: Sequence[DepSentence] = ()) -> Callable[[Worker], tuple]:
     """The work of one run: reports Progress, ("trained", model, bytes, seconds) and
     ("fold", done, total); returns ("cv", f1, folds, f1 of the version in use) or
-    ("no-cv", why)."""
+    ("no-cv", why). ``pool``: the file's d-parses (a model from scratch widens its grammar
+    with their rule-based projections)."""
     def work(worker: Worker) -> tuple:
         start = time.perf_counter()
         model = retrain(trees, base, progress=worker.report, cancel=worker.is_cancelled,
-                        labels=labels)
+                        labels=labels, pool=pool)
         worker.report(("trained", model, model_bytes(model), time.perf_counter() - start))
         folds = min(FOLDS, len(trees))
         if folds < 2:
             return ("no-cv", "cross-validation needs at least 2 corrected trees")
-        result = compare(trees, folds, plan(cv_base(), labels), rival(),
+        result = compare(trees, folds, plan(cv_base(), labels, pool), rival(),
                          progress=lambda done, total: worker.report(("fold", done, total)),
                          cancel=worker.is_cancelled)
         return ("cv", result.new.f1, len(result.new.folds), result.current.f1)
@@ -141,7 +144,8 @@ class Retraining:
         self.version, self.model, self.outcome, self.session = None, None, "", s
         self.in_use, self.against = False, self.models.active
         self.worker = Worker(retrain_work(trees, base, cv_base, labels and not continued,
-                                          self.models.rival()), "pad-retrain")
+                                          self.models.rival(), list(s.sentences)),
+                             "pad-retrain")
         self.worker.yielded.connect(self._report)
         self.worker.returned.connect(lambda result: self._finish(*result))
         self.worker.errored.connect(self._failed)

@@ -18,6 +18,7 @@ import numpy as np
 from pad_engine.decoding import decoder
 from pad_engine.decoding.features import NO_LABELS, NO_SPANS, label_ids, tag_ids, word_ids
 from pad_engine.decoding.model import Model
+from pad_engine.decoding.rulebased import projection_features
 from pad_engine.errors import InputError
 from pad_engine.trees.binarize import HEAD_LEFT, HEAD_RIGHT, LEAF, UNARY, is_intermediate
 from pad_engine.trees.lextree import LexNode, penn_leaf, to_line
@@ -73,7 +74,6 @@ def encode(model: Model, forms: list[str], tags: list[str], heads: list[int],
     h = np.fromiter(heads, dtype=np.int64, count=n) - 1
     labels, spans = NO_LABELS, NO_SPANS
     if model.dep_labels == "projection":
-        from pad_engine.decoding.rulebased import projection_features
         words, spans = projection_features(forms, tags, heads, rels)
         labels = label_ids(words)
     elif model.dep_labels:

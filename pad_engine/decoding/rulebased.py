@@ -25,10 +25,13 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from pad_engine.decoding.candidate import Candidate
+from pad_engine.decoding.features import stable_key
 from pad_engine.decoding.labelsets import ANY, DROP, LabelSet, load_label_set, relation_key
+from pad_engine.trees.deplabels import tree_labels
 from pad_engine.trees.deptree import DepSentence, bottom_up
 from pad_engine.trees.lextree import LexNode
 from pad_engine.trees.projectivize import Lift, projectivize
+from pad_engine.trees.structure import is_projective_tree
 
 # every phrase label the projection can produce
 LABELS = ("ADJP", "ADVP", "CONJP", "FRAG", "INTJ", "NP", "PP", "PRN", "PRT", "QP", "S",
@@ -169,10 +172,6 @@ def projection_features(forms: list[str], tags: list[str], heads: list[int],
     it, in deplabels' phrase scheme (``S+NP``), and spans[i, j], a hash of the labels of
     its phrases over words i..j (0: none). "_" and zeros where the heads are not a
     projective tree."""
-    from pad_engine.decoding.features import stable_key
-    from pad_engine.trees.deplabels import tree_labels
-    from pad_engine.trees.structure import is_projective_tree
-
     n = len(forms)
     spans = np.zeros((n, n), np.int64)
     if not forms or not is_projective_tree(np.asarray(heads, np.int64) - 1):

@@ -57,6 +57,19 @@ def test_projections_of_uncorrected_sentences_widen_the_grammar():
         assert phrase_labels(project(ex.forms, ex.tags, ex.heads)) <= set(model.grammar.symbols)
 
 
+def test_a_long_file_has_a_spread_of_its_sentences_projected(monkeypatch):
+    import pad_engine.learning.train as training
+
+    examples = toy_examples()
+    seen = []
+    monkeypatch.setattr(training, "POOL_LIMIT", 3)
+    monkeypatch.setattr(training, "project", lambda forms, *rest: seen.append(forms)
+                        or project(forms, *rest))
+    model = train(examples[:1], epochs=0, bits=12)
+    add_projection_rules(model.grammar, examples)
+    assert seen == [examples[i * len(examples) // 3].forms for i in range(3)]
+
+
 def test_a_treebank_with_other_labels_gets_no_projection_rules():
     examples = toy_examples()
     model = train(examples[:1], epochs=0, bits=12)

@@ -6,11 +6,10 @@ from __future__ import annotations
 
 import dataclasses
 
-import numpy as np
 import pytest
 from toy import toy_examples
 
-from pad_engine.decoding.features import stable_key
+from pad_engine.decoding.features import span_label, stable_key
 from pad_engine.decoding.model import Model
 from pad_engine.decoding.parser import Parser, encode
 from pad_engine.decoding.rulebased import phrase_labels, project, projection_features
@@ -29,21 +28,32 @@ def test_labels_and_spans_are_the_projections():
     labels, spans = projection_features(FORMS, TAGS, HEADS)
     assert labels == ["NP+*", "S+NP", "ROOT", "NP+*", "VP+NP"]
     want = {(0, 1): "NP ", (0, 4): "S ", (2, 4): "VP ", (3, 4): "NP "}
-    assert {(int(i), int(j)) for i, j in zip(*np.nonzero(spans))} == set(want)
-    for (i, j), chain in want.items():
-        assert spans[i, j] == stable_key(chain)
+    for i in range(5):
+        for j in range(i, 5):
+            chain = want.get((i, j))
+            assert span_label(spans, i, j, 5) == (stable_key(chain) if chain else 0)
 
 
 def test_a_unary_chain_is_one_span_value_listed_from_the_top():
     assert to_line(project(["ran"], ["VBD"], [0]), ["ran"]) == "(TOP (S (VP (VBD ran))))"
     labels, spans = projection_features(["ran"], ["VBD"], [0])
     assert labels == ["ROOT"]
-    assert spans[0, 0] == stable_key("S VP ")
+    assert span_label(spans, 0, 0, 1) == stable_key("S VP ")
 
 
 def test_heads_that_are_no_projective_tree_give_nothing():
     labels, spans = projection_features(FORMS, TAGS, [3, 4, 0, 2, 3])  # crossing arcs
-    assert labels == ["_"] * 5 and not spans.any()
+    assert labels == ["_"] * 5
+    assert not any(span_label(spans, i, j, 5) for i in range(5) for j in range(i, 5))
+
+
+def test_a_long_sentence_costs_memory_in_proportion_to_its_length():
+    n = 5_000  # a chain of words (the chart allows far longer): no n x n table of spans
+    forms, tags = [f"w{i}" for i in range(n)], ["NN"] * n
+    heads = [i + 2 for i in range(n - 1)] + [0]
+    labels, spans = projection_features(forms, tags, heads)
+    assert len(labels) == n and spans.nbytes < 64 * n
+    assert span_label(spans, 0, n - 1, n) != 0  # the whole sentence is a phrase
 
 
 def test_projections_of_uncorrected_sentences_widen_the_grammar():
@@ -90,7 +100,7 @@ def test_retrain_from_scratch_reads_the_projection_and_round_trips(tmp_path):
     loaded = Model.load(path)
     assert loaded.dep_labels == "projection"
     ex = examples[5]
-    assert encode(loaded, ex.forms, ex.tags, ex.heads).spans.shape == (len(ex.forms),) * 2
+    assert encode(loaded, ex.forms, ex.tags, ex.heads).spans.shape[1] > 1
     a = Parser(model).parse(ex.forms, ex.tags, ex.heads, prune=False)
     b = Parser(loaded).parse(ex.forms, ex.tags, ex.heads, prune=False)
     assert (a.score, to_line(a.tree, ex.forms)) == (b.score, to_line(b.tree, ex.forms))

@@ -40,7 +40,7 @@ SPAN_RULE, SPAN_PARENT, SPAN_MOD, SPAN_HEAD = range(MAX_BINARY, MAX_BINARY + 4)
 N_SPAN = 4
 N_UNARY_SPAN = 2
 MAX_CONTEXT = MAX_BINARY + N_SPAN  # the longest context array, binary or unary, of any model
-NO_SPANS = np.zeros((0, 0), np.int64)
+NO_SPANS = np.zeros((2, 0), np.int64)  # see span_label
 NO_LABELS = np.zeros(0, np.int64)
 N_UNARY = 11
 # odd multipliers below 2**31: a 32-bit value times one stays below 2**63
@@ -76,6 +76,26 @@ def length_bin(length: int) -> int:
     if length <= 25:
         return 9
     return 10
+
+
+def span_keys(n: int, brackets: dict[tuple[int, int], int]) -> np.ndarray:
+    """The (2, m) array :func:`span_label` reads: sorted keys i*(n+1)+j of the spans of an
+    n-word sentence that have a value, and the values; a first key -1 matches nothing, so
+    a sentence without any still has the projection's templates. As long as the sentence,
+    not its square (a 20,000-word chain passes the chart's limit)."""
+    keys = sorted((i * (n + 1) + j, v) for (i, j), v in brackets.items())
+    return np.array([(-1, 0), *keys], np.int64).T.copy()
+
+
+@njit(cache=True, inline="always")
+def span_label(spans, i, j, n):
+    """The value of span i..j of an n-word sentence in ``spans`` (:func:`span_keys`), 0 if
+    none."""
+    key = i * (n + 1) + j
+    pos = np.searchsorted(spans[0], key)
+    if pos < spans.shape[1] and spans[0, pos] == key:
+        return spans[1, pos]
+    return 0
 
 
 @njit(cache=True)
@@ -118,9 +138,10 @@ def binary_context(i, k, j, h, m, words, tags, labels, spans, ctx):
         for t in range(N_LABEL):
             ctx[N_BINARY + t] = hmix(600 + t, lab)
     if ctx.shape[0] > MAX_BINARY:
-        ctx[SPAN_RULE] = hmix(620, spans[i, j])
-        ctx[SPAN_PARENT] = hmix(621, spans[i, j])
-        ctx[SPAN_MOD] = hmix(hmix(622, spans[i, j]), labels[m])
+        sp = span_label(spans, i, j, labels.shape[0])
+        ctx[SPAN_RULE] = hmix(620, sp)
+        ctx[SPAN_PARENT] = hmix(621, sp)
+        ctx[SPAN_MOD] = hmix(hmix(622, sp), labels[m])
         ctx[SPAN_HEAD] = hmix(623, labels[h])
 
 
@@ -220,7 +241,7 @@ def unary_context(i, j, h, words, tags, labels, spans, ctx):
     ctx[10] = hmix(hmix(510, tags[i]), tags[j + 2])
     if ctx.shape[0] > N_UNARY:
         ctx[N_UNARY] = hmix(511, labels[h])
-        ctx[N_UNARY + 1] = hmix(512, spans[i, j])
+        ctx[N_UNARY + 1] = hmix(512, span_label(spans, i, j, labels.shape[0]))
 
 
 @njit(cache=True, inline="always")
@@ -242,7 +263,7 @@ def unary_indices(ctx, rule, mask, out, start):
 def binary_context_array(labels: np.ndarray, spans: np.ndarray) -> np.ndarray:
     """The context array for a sentence: with label templates when it has labels, and
     the projection's when it has its spans."""
-    if spans.shape[0] > 0:
+    if spans.shape[1] > 0:
         return np.zeros(MAX_CONTEXT, np.int64)
     return np.zeros(MAX_BINARY if labels.shape[0] > 0 else N_BINARY, np.int64)
 
@@ -251,7 +272,7 @@ def binary_context_array(labels: np.ndarray, spans: np.ndarray) -> np.ndarray:
 def unary_context_array(spans: np.ndarray) -> np.ndarray:
     """The unary context array for a sentence: with the projection's templates when it has
     the projection's spans."""
-    return np.zeros(N_UNARY + N_UNARY_SPAN if spans.shape[0] > 0 else N_UNARY, np.int64)
+    return np.zeros(N_UNARY + N_UNARY_SPAN if spans.shape[1] > 0 else N_UNARY, np.int64)
 
 
 def stable_key(text: str) -> int:

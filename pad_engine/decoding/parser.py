@@ -52,7 +52,7 @@ class Encoded(NamedTuple):
     words: np.ndarray  # padded word hashes
     tags: np.ndarray  # padded tag hashes (by name, as words: a grammar's new tags move nothing)
     rel_ids: np.ndarray  # label hashes, one per word; empty for a model that ignores labels
-    spans: np.ndarray  # (n, n): hash of the projection's labels over words i..j; else (0, 0)
+    spans: np.ndarray  # the projection's labels over spans (features.span_keys); else (2, 0)
 
 
 @dataclass

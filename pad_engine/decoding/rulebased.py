@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from pad_engine.decoding.candidate import Candidate
-from pad_engine.decoding.features import stable_key
+from pad_engine.decoding.features import span_keys, stable_key
 from pad_engine.decoding.labelsets import ANY, DROP, LabelSet, load_label_set, relation_key
 from pad_engine.trees.deplabels import tree_labels
 from pad_engine.trees.deptree import DepSentence, bottom_up
@@ -169,13 +169,12 @@ def phrase_labels(tree: LexNode) -> set[str]:
 def projection_features(forms: list[str], tags: list[str], heads: list[int],
                         rels: list[str] | None = None) -> tuple[list[str], np.ndarray]:
     """What a model that reads the rule-based tree of a d-parse sees: each word's label in
-    it, in deplabels' phrase scheme (``S+NP``), and spans[i, j], a hash of the labels of
-    its phrases over words i..j (0: none). "_" and zeros where the heads are not a
-    projective tree."""
+    it, in deplabels' phrase scheme (``S+NP``), and a hash of the labels of its phrases over
+    each span they cover (:func:`~pad_engine.decoding.features.span_keys`). "_" and no
+    spans where the heads are not a projective tree."""
     n = len(forms)
-    spans = np.zeros((n, n), np.int64)
     if not forms or not is_projective_tree(np.asarray(heads, np.int64) - 1):
-        return ["_"] * n, spans
+        return ["_"] * n, span_keys(n, {})
     tree = project(forms, tags, list(heads), rels or None)
     chains: dict[tuple[int, int], str] = {}
     stack = [tree.children[0]]
@@ -185,8 +184,7 @@ def projection_features(forms: list[str], tags: list[str], heads: list[int],
             span = node.span()
             chains[span] = chains.get(span, "") + node.label + " "
             stack.extend(node.children)
-    for (i, j), chain in chains.items():
-        spans[i, j] = stable_key(chain)
+    spans = span_keys(n, {span: stable_key(chain) for span, chain in chains.items()})
     return tree_labels(tree, n), spans
 
 

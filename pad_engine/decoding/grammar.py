@@ -91,10 +91,10 @@ class Grammar:
         return rid
 
     def observe(self, tree: BinNode, tags: list[str], learned: bool = True) -> None:
-        """Add the rules and unary depth of one tree; of a training tree (``learned``) also
-        its tags, tag rows and attachment-side counts, which a tree that only widens the
-        grammar (see ``train.add_projection_rules``) must not sway."""
-        rows = [self.add_tag(t) for t in tags] if learned else []
+        """Add the tags, rules and unary depth of one tree; of a training tree (``learned``)
+        also the rules' tag rows and the attachment-side counts, which a tree that only
+        widens the grammar (see ``train.add_projection_rules``) must not sway."""
+        rows = [self.add_tag(t) for t in tags]
         attachments: dict[int, list[bool]] = {}  # head word -> sides bottom-up (True=right)
         deps: dict[int, list[int]] = {}  # head word -> its dependents
 

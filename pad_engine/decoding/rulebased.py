@@ -29,6 +29,7 @@ from pad_engine.decoding.features import span_keys, stable_key
 from pad_engine.decoding.labelsets import ANY, DROP, LabelSet, load_label_set, relation_key
 from pad_engine.trees.deplabels import tree_labels
 from pad_engine.trees.deptree import DepSentence, bottom_up
+from pad_engine.trees.edits import phrases
 from pad_engine.trees.lextree import LexNode
 from pad_engine.trees.projectivize import Lift, projectivize
 from pad_engine.trees.structure import is_projective_tree
@@ -155,15 +156,8 @@ def project(forms: list[str], tags: list[str], heads: list[int],
 
 
 def phrase_labels(tree: LexNode) -> set[str]:
-    """The labels of a tree's phrases (TOP and preterminals left out)."""
-    out, stack = set(), [tree]
-    while stack:
-        node = stack.pop()
-        if not node.is_preterminal:
-            if node.label != "TOP":
-                out.add(node.label)
-            stack.extend(node.children)
-    return out
+    """The labels of a tree's phrases (TOP left out)."""
+    return {node.label for _, node in phrases(tree)} - {"TOP"}
 
 
 def projection_features(forms: list[str], tags: list[str], heads: list[int],
@@ -177,13 +171,9 @@ def projection_features(forms: list[str], tags: list[str], heads: list[int],
         return ["_"] * n, span_keys(n, {})
     tree = project(forms, tags, list(heads), rels or None)
     chains: dict[tuple[int, int], str] = {}
-    stack = [tree.children[0]]
-    while stack:  # top-down, so a span's chain lists its labels from the top
-        node = stack.pop()
-        if not node.is_preterminal:
-            span = node.span()
-            chains[span] = chains.get(span, "") + node.label + " "
-            stack.extend(node.children)
+    for _, node in phrases(tree.children[0]):  # pre-order: a chain lists its top first
+        span = node.span()
+        chains[span] = chains.get(span, "") + node.label + " "
     spans = span_keys(n, {span: stable_key(chain) for span, chain in chains.items()})
     return tree_labels(tree, n), spans
 

@@ -25,7 +25,6 @@ from dataclasses import dataclass
 
 from pad_engine.decoding.model import Model
 from pad_engine.decoding.parser import Parser
-from pad_engine.learning.evalb import bracket_f1, score
 from pad_engine.learning.retrain import evaluate, retrain
 from pad_engine.learning.train import Example
 
@@ -100,14 +99,9 @@ def simulate(pool: Sequence[Example], test: Sequence[Example], sizes: Sequence[i
                 chosen += left[:need]
             model = retrain([pool[i] for i in chosen], base, labels=labels, pool=pool)
         step = Step(len(chosen), sum(len(pool[i].forms) for i in chosen),
-                    _f1(model, test, delete) if model is not None else 0.0)
+                    evaluate(model, list(test), delete=delete).f1 if model is not None
+                    else 0.0)
         steps.append(step)
         if progress is not None:
             progress(step)
     return steps
-
-
-def _f1(model: Model, test: Sequence[Example], delete: Sequence[str]) -> float:
-    """EVALB F1 of ``model`` on ``test``, rescored only when more labels are deleted."""
-    result = evaluate(model, list(test))
-    return bracket_f1(score(result.gold, result.test, delete)) if delete else result.f1

@@ -184,8 +184,6 @@ def add_projection_rules(grammar: Grammar, pool: Sequence[DepSentence]) -> int:
         return 0
     before = len(grammar.binary) + len(grammar.unary)
     for tree, tags in trees:
-        for tag in tags:
-            grammar.add_tag(tag)
         grammar.observe(binarize(tree), tags, learned=False)
     return len(grammar.binary) + len(grammar.unary) - before
 

@@ -18,6 +18,7 @@ Xia et al. 2009 report 89.4, PAD about 97.5).
 
 from __future__ import annotations
 
+import functools
 from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -34,6 +35,7 @@ from pad_engine.trees.lextree import LexNode
 from pad_engine.trees.projectivize import Lift, projectivize
 from pad_engine.trees.structure import is_projective_tree
 
+REMEMBERED = 16_384  # sentences whose projection_features are kept (a few kB each)
 # every phrase label the projection can produce
 LABELS = ("ADJP", "ADVP", "CONJP", "FRAG", "INTJ", "NP", "PP", "PRN", "PRT", "QP", "S",
           "SBAR", "SBARQ", "SINV", "SQ", "TOP", "VP", "WHADVP", "WHNP", "WHPP", "X")
@@ -165,11 +167,20 @@ def projection_features(forms: list[str], tags: list[str], heads: list[int],
     """What a model that reads the rule-based tree of a d-parse sees: each word's label in
     it, in deplabels' phrase scheme (``S+NP``), and a hash of the labels of its phrases over
     each span they cover (:func:`~pad_engine.decoding.features.span_keys`). "_" and no
-    spans where the heads are not a projective tree."""
+    spans where the heads are not a projective tree. Remembered for the last
+    :data:`REMEMBERED` sentences: retraining, cross-validation and simulated annotation
+    decode the same sentences again and again (the caller must not change the result)."""
+    return _projection_features(tuple(forms), tuple(tags), tuple(heads),
+                                tuple(rels) if rels else ())
+
+
+@functools.lru_cache(maxsize=REMEMBERED)
+def _projection_features(forms: tuple[str, ...], tags: tuple[str, ...], heads: tuple[int, ...],
+                         rels: tuple[str, ...]) -> tuple[list[str], np.ndarray]:
     n = len(forms)
     if not forms or not is_projective_tree(np.asarray(heads, np.int64) - 1):
         return ["_"] * n, span_keys(n, {})
-    tree = project(forms, tags, list(heads), rels or None)
+    tree = project(list(forms), list(tags), list(heads), list(rels) or None)
     chains: dict[tuple[int, int], str] = {}
     for _, node in phrases(tree.children[0]):  # pre-order: a chain lists its top first
         span = node.span()

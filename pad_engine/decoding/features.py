@@ -33,10 +33,10 @@ N_LABEL = 4
 MAX_BINARY = N_BINARY + N_LABEL
 # A model that reads the rule-based projection (its labels are then the projection's, see
 # rulebased.projection_features) adds, after the label templates: the projection's labels
-# over the span with the rule and with the parent, those labels with the dependent's label,
-# and the head word's label, both with the rule; its unary templates add the head word's
-# label and the labels over the span.
-SPAN_RULE, SPAN_PARENT, SPAN_MOD, SPAN_HEAD = range(MAX_BINARY, MAX_BINARY + 4)
+# over the span, those labels with the dependent's label and the head word's label, all
+# three with the rule, and the labels over the span with the parent; its unary templates add
+# the head word's label and the labels over the span.
+SPAN_RULE, SPAN_MOD, SPAN_HEAD, SPAN_PARENT = range(MAX_BINARY, MAX_BINARY + 4)
 N_SPAN = 4
 N_UNARY_SPAN = 2
 MAX_CONTEXT = MAX_BINARY + N_SPAN  # the longest context array, binary or unary, of any model
@@ -172,7 +172,7 @@ def binary_score(ctx, A, rule, head_pair, mod_pair, parent_key, weights, mask, c
     transition whose context is ``ctx``. The parent's templates (10, and its label template)
     are shared by every rule with parent A in the transition, so they are read once per
     transition ``tid`` (a number no other transition uses)."""
-    labeled = ctx.shape[0] > N_BINARY
+    labeled, spanned = ctx.shape[0] > N_BINARY, ctx.shape[0] > MAX_BINARY
     s = _sum(ctx, 0, RULE_END, rule, weights, mask)
     if stamp[A] != tid:
         stamp[A] = tid
@@ -180,7 +180,7 @@ def binary_score(ctx, A, rule, head_pair, mod_pair, parent_key, weights, mask, c
         cache[A] = _sum(ctx, RULE_END, PARENT_END, parent, weights, mask)
         if labeled:
             cache[A] += weights[feature_index(ctx[LABEL_PARENT], parent, mask)]
-        if ctx.shape[0] > MAX_BINARY:
+        if spanned:
             cache[A] += weights[feature_index(ctx[SPAN_PARENT], parent, mask)]
     s += cache[A]
     s += _sum(ctx, PARENT_END, HEAD_END, head_pair, weights, mask)
@@ -189,10 +189,8 @@ def binary_score(ctx, A, rule, head_pair, mod_pair, parent_key, weights, mask, c
         s += weights[feature_index(ctx[LABEL_RULE], rule, mask)]
         s += weights[feature_index(ctx[LABEL_HEAD], head_pair, mask)]
         s += weights[feature_index(ctx[LABEL_MOD], mod_pair, mask)]
-    if ctx.shape[0] > MAX_BINARY:
-        s += weights[feature_index(ctx[SPAN_RULE], rule, mask)]
-        s += weights[feature_index(ctx[SPAN_MOD], rule, mask)]
-        s += weights[feature_index(ctx[SPAN_HEAD], rule, mask)]
+    if spanned:
+        s += _sum(ctx, SPAN_RULE, SPAN_PARENT, rule, weights, mask)
     return s
 
 
@@ -215,10 +213,8 @@ def binary_indices(ctx, rule, parent, parent_head, parent_mod, mask, out, start)
         out[start + LABEL_HEAD] = feature_index(ctx[LABEL_HEAD], parent_head, mask)
         out[start + LABEL_MOD] = feature_index(ctx[LABEL_MOD], parent_mod, mask)
     if ctx.shape[0] > MAX_BINARY:
-        out[start + SPAN_RULE] = feature_index(ctx[SPAN_RULE], rule, mask)
+        _indices(ctx, SPAN_RULE, SPAN_PARENT, rule, mask, out, start)
         out[start + SPAN_PARENT] = feature_index(ctx[SPAN_PARENT], parent, mask)
-        out[start + SPAN_MOD] = feature_index(ctx[SPAN_MOD], rule, mask)
-        out[start + SPAN_HEAD] = feature_index(ctx[SPAN_HEAD], rule, mask)
     return start + ctx.shape[0]
 
 

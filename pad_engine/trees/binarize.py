@@ -44,6 +44,11 @@ def is_intermediate(label: str) -> bool:
     return label.startswith("@") and label[-1] in "<>" and len(label) > 2
 
 
+def phrase_of(label: str) -> str:
+    """The phrase a chain symbol stands for (``@NP>`` -> ``NP``); any other label itself."""
+    return label[1:-1] if is_intermediate(label) else label
+
+
 def intermediate(parent: str, side_right: bool) -> str:
     """The chain symbol of ``parent`` after an attachment on the given side."""
     return f"@{parent}{'>' if side_right else '<'}"

@@ -90,6 +90,31 @@ def test_a_treebank_with_other_labels_gets_no_projection_rules():
     assert add_projection_rules(model.grammar, examples[1:]) == 0
 
 
+def test_a_warm_start_trains_on_the_files_projections_first():
+    examples = toy_examples()
+    seen = []
+    options = {"labels": "projection", "pool": examples, "bits": 12, "epochs": 2,
+               "backoff": True}  # the back-off rules give the projections' trees rivals
+    model = train(examples[:2], warm_start=3, progress=seen.append, **options)
+    assert model.training["warm_start"] == 3
+    assert [(p.epoch, p.total) for p in seen] == [(0, 3), (1, 2), (2, 2)]
+    assert seen[0].errors > 0  # the warm-start pass learned something
+    cold = train(examples[:2], **options)
+    assert "warm_start" not in cold.training
+    assert (model.weights != cold.weights).any()
+    again = train(examples[:2], warm_start=3, **options)
+    assert (model.weights == again.weights).all()  # deterministic
+
+
+def test_no_warm_start_from_projections_with_other_labels(monkeypatch):
+    import pad_engine.learning.train as training
+
+    monkeypatch.setattr(training, "KNOWN_SHARE", 1.01)  # no projection's labels fit
+    examples = toy_examples()
+    model = train(examples[:2], labels="projection", pool=examples, warm_start=3, bits=12)
+    assert "warm_start" not in model.training
+
+
 def test_retrain_from_scratch_reads_the_projection_and_round_trips(tmp_path):
     examples = toy_examples()
     model = retraining.retrain(examples[:4], pool=examples)
@@ -131,3 +156,18 @@ def test_the_projection_lifts_f1_with_few_trees(ptb_dir, monkeypatch):
     without = retraining.curve_point(train_split, test, 50)
     assert with_it.f1 > without.f1 + 2.0
     assert with_it.hows.get("glue", 0) < without.hows.get("glue", 0)
+
+
+@pytest.mark.slow
+def test_a_warm_start_from_the_projections_lifts_f1_with_few_trees(ptb_dir, monkeypatch):
+    """50 PTB sample trees: one pass over 1,000 of the file's projections first gains over
+    starting from zero (README: 94.15 -> 95.52 on the whole test split)."""
+    from pad_engine.learning.bench import TEST_FILES, TRAIN_FILES, load_split
+
+    train_split = load_split(ptb_dir, TRAIN_FILES, "collins")
+    test = load_split(ptb_dir, TEST_FILES, "collins")[::4]
+    warm = retraining.curve_point(train_split, test, 50)
+    monkeypatch.setattr(retraining, "SETTINGS",
+                        dataclasses.replace(retraining.SETTINGS, warm_start=0))
+    cold = retraining.curve_point(train_split, test, 50)
+    assert warm.f1 > cold.f1 + 0.5

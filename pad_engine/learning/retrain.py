@@ -49,6 +49,7 @@ class Settings:
     margin: float = 1.0
     backoff: bool = True
     projection: bool = True
+    warm_start: int = 1000
 
 
 SETTINGS = Settings()
@@ -77,7 +78,7 @@ def retrain(examples: list[Example], base: Model | None = None, *,
     model = train(examples, init=base, epochs=s.epochs, eta=s.eta, l1=s.l1, margin=s.margin,
                   backoff=backoff, seed=seed, progress=progress, cancel=cancel,
                   headrules=base.headrules if base is not None else "collins", labels=labels,
-                  pool=pool)
+                  pool=pool, warm_start=s.warm_start if labels == "projection" else 0)
     model.training["from"] = "continued from a model" if base is not None else "scratch"
     model.training["heads"] = "carried by the training trees"
     return model

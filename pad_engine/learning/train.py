@@ -9,6 +9,7 @@ steps (lazily accumulated), which is markedly more accurate on small training se
 
 from __future__ import annotations
 
+import functools
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -90,7 +91,7 @@ def examples_from_penn(trees: list[Tree], headrules: str = "collins", labels: st
 class Progress:
     """What a progress callback receives."""
 
-    epoch: int
+    epoch: int  # 0 (of 0): the warm-start pass over the projections (see train)
     epochs: int
     done: int  # sentences done in this epoch
     total: int
@@ -164,28 +165,39 @@ def add_projection_rules(grammar: Grammar, pool: Sequence[DepSentence]) -> int:
     """Widen the grammar with the rules of the rule-based projections of d-parsed sentences
     nobody corrected (the rest of the annotator's file): a few trees leave most sentences
     needing some rule none of them showed (50 PTB sample trees: 294 of the 518 test
-    sentences), and the projection's rules derive them. Only where the projection's phrase
-    labels are the treebank's: when fewer than :data:`KNOWN_SHARE` of the projections'
-    phrases have labels the training trees used (another treebank's labels), none are
-    added. ``pool``: DepSentences, or Examples (their forms, tags, heads and rels are read).
-    At most :data:`POOL_LIMIT` sentences, spread over the pool, are projected (0.3 ms each,
-    for the model and again for each fold of its cross-validation). Returns the number of
-    rules added."""
-    if len(pool) > POOL_LIMIT:
-        pool = [pool[i * len(pool) // POOL_LIMIT] for i in range(POOL_LIMIT)]
+    sentences), and the projection's rules derive them (:func:`pool_projections` says which
+    sentences, and when none). Returns the number of rules added."""
+    before = len(grammar.binary) + len(grammar.unary)
+    for tree, sent in pool_projections(grammar, pool):
+        grammar.observe(binarize(tree), sent.tags, learned=False)
+    return len(grammar.binary) + len(grammar.unary) - before
+
+
+def pool_projections(grammar: Grammar, pool: Sequence[DepSentence]
+                     ) -> list[tuple[LexNode, DepSentence]]:
+    """The rule-based trees of the pool's d-parses, only where the projection's phrase
+    labels are the treebank's: none when fewer than :data:`KNOWN_SHARE` of their phrases
+    have labels the grammar's trees used (another treebank's labels). ``pool``: DepSentences,
+    or Examples (their forms, tags, heads and rels are read). At most :data:`POOL_LIMIT`
+    sentences, spread over the pool, are projected (0.3 ms each, for the model and again for
+    each fold of its cross-validation)."""
     trees = []
-    for sent in pool:
+    for sent in _spread(pool, POOL_LIMIT):
         if tree_problem(sent.heads) is None:
             heads, _ = projectivize(sent.heads)
-            trees.append((project(sent.forms, sent.tags, heads, sent.rels or None), sent.tags))
+            trees.append((project(sent.forms, sent.tags, heads, sent.rels or None), sent))
     known = {phrase_of(s) for s in grammar.symbols}
     labels = Counter(label for tree, _ in trees for label in phrase_labels(tree))
     if sum(n for label, n in labels.items() if label in known) < KNOWN_SHARE * labels.total():
-        return 0
-    before = len(grammar.binary) + len(grammar.unary)
-    for tree, tags in trees:
-        grammar.observe(binarize(tree), tags, learned=False)
-    return len(grammar.binary) + len(grammar.unary) - before
+        return []
+    return trees
+
+
+def _spread(items: Sequence, limit: int) -> Sequence:
+    """At most ``limit`` of ``items``, evenly spread over them."""
+    if len(items) <= limit:
+        return items
+    return [items[i * len(items) // limit] for i in range(limit)]
 
 
 def _family(tag: str) -> str:
@@ -291,6 +303,7 @@ def train(
     backoff: bool = False,
     labels: str = "",
     pool: Sequence[DepSentence] = (),
+    warm_start: int = 0,
 ) -> Model:
     """Train a model (deterministic given ``seed``); ``init`` continues from a model (and
     reads labels if it does). ``backoff`` widens the grammar read off the trees with
@@ -298,7 +311,11 @@ def train(
     ("deprel", or a scheme of deplabels.py), or "projection" for the labels and phrases of
     the rule-based projection of each d-parse; the model then reads them. ``pool``: d-parsed
     sentences nobody corrected, whose projections widen the grammar
-    (:func:`add_projection_rules`)."""
+    (:func:`add_projection_rules`). ``warm_start``: before the trees, one pass over the
+    projections of up to this many of the pool's sentences (spread over it; none where
+    :func:`pool_projections` finds their labels foreign), reported as epoch 0: the model
+    starts out following the projection, and the corrected trees teach it where the
+    projection is wrong rather than everything."""
     start = time.perf_counter()
     model = Model(headrules=headrules, dep_labels=labels) if init is None else _copy_model(init)
     if model.dep_labels and model.dep_labels != "projection":  # its labels are never input
@@ -308,22 +325,56 @@ def train(
     for ex in examples:
         model.grammar.observe(ex.tree, ex.tags)
     model.projections.update(_projections(examples))
+    projected = pool_projections(model.grammar, pool) if pool else []
+    warm = [example_from_lextree(tree, sent.forms) for tree, sent in
+            _spread(projected, warm_start)] if warm_start else []
+    for ex in warm:
+        model.grammar.observe(ex.tree, ex.tags)
     if backoff:
         add_backoff_rules(model.grammar)
-    if pool:
-        add_projection_rules(model.grammar, pool)
+    for tree, sent in projected:
+        model.grammar.observe(binarize(tree), sent.tags, learned=False)
     model.invalidate()
+    rng = np.random.default_rng(seed)
+    fit = functools.partial(_fit, model, rng=rng, eta=eta, l1=l1, margin=margin,
+                            progress=progress, cancel=cancel, start=start)
+    if warm:
+        model.weights = fit(warm, 0, 0)
+    model.weights = fit(examples, 1, epochs)
+    model.training = {
+        **(init.training if init is not None else {}),
+        "sentences": len(examples),
+        "epochs": epochs,
+        "seed": seed,
+        "eta": eta,
+        "l1": l1,
+        "margin": margin,
+        "bits": int(model.weights.shape[0]).bit_length() - 1,
+        "backoff": backoff or bool((init.training if init is not None else {}).get("backoff")),
+        "seconds": round(time.perf_counter() - start, 2),
+        "date": time.strftime("%Y-%m-%d %H:%M:%S"),
+        "grammar": model.grammar.counts(),
+    }
+    if warm:
+        model.training["warm_start"] = len(warm)
+    return model
+
+
+def _fit(model: Model, examples: list[Example], first: int, last: int, *,
+         rng: np.random.Generator, eta: float, l1: float, margin: float,
+         progress: Callable[[Progress], None] | None, cancel: Callable[[], bool] | None,
+         start: float) -> np.ndarray:
+    """Epochs ``first``..``last`` over ``examples`` from the model's weights: the weights
+    averaged over these steps (AdaGrad's sums start afresh)."""
     encs = [encode(model, ex.forms, ex.tags, ex.heads, ex.rels) for ex in examples]
     golds = [gold_derivation(model, ex, enc) for ex, enc in zip(examples, encs, strict=True)]
     weights = model.weights.astype(np.float32, copy=True)
-    model.weights = weights
     sumsq = np.zeros(weights.shape[0], np.float64)
     avg = np.zeros(weights.shape[0], np.float64)
-    rng = np.random.default_rng(seed)
     step = 1.0
     max_nodes = max((len(g[0]) for g in golds), default=1)
     buf = np.zeros(max(1, 4 * max_nodes * MAX_CONTEXT + 64), np.int64)
-    for epoch in range(1, epochs + 1):
+    for epoch in range(first, last + 1):
         errors = 0
         order = rng.permutation(len(examples))
         for done, idx in enumerate(order, 1):
@@ -332,7 +383,7 @@ def train(
             enc = encs[idx]
             gk, gs, gr, gc, gold_bin, gold_un = golds[idx]
             inp = chart_inputs(model, enc, EXACT, gold_bin=gold_bin, gold_un=gold_un,
-                               loss_weight=margin)
+                               loss_weight=margin, weights=weights)
             _, pk, ps, pr, pc, _, _ = decode(inp)
             if not (pk.shape == gk.shape and (pk == gk).all() and (ps == gs).all()
                     and (pr == gr).all() and (pc == gc).all()):
@@ -346,24 +397,9 @@ def train(
                 _update(buf, ng + npred, signs, weights, sumsq, avg, step, eta, l1)
             step += 1.0
             if progress is not None and (done % 50 == 0 or done == len(order)):
-                progress(Progress(epoch, epochs, done, len(order), errors,
+                progress(Progress(epoch, last, done, len(order), errors,
                                   time.perf_counter() - start))
-    model.weights = (weights - avg / step).astype(np.float32)
-    model.training = {
-        **(init.training if init is not None else {}),
-        "sentences": len(examples),
-        "epochs": epochs,
-        "seed": seed,
-        "eta": eta,
-        "l1": l1,
-        "margin": margin,
-        "bits": int(weights.shape[0]).bit_length() - 1,
-        "backoff": backoff or bool((init.training if init is not None else {}).get("backoff")),
-        "seconds": round(time.perf_counter() - start, 2),
-        "date": time.strftime("%Y-%m-%d %H:%M:%S"),
-        "grammar": model.grammar.counts(),
-    }
-    return model
+    return (weights - avg / step).astype(np.float32)
 
 
 def _copy_model(model: Model) -> Model:

@@ -174,6 +174,11 @@ class Retraining:
         if isinstance(event, Progress):
             if self.version is None and not self.worker.cancelled:
                 p = event
+                if p.epoch == 0:
+                    self._say(f"Training: starting from the projections of {p.total} of the "
+                              f"file's sentences, {p.done} done, {p.seconds:.1f} s",
+                              p.done / max(1, p.total))
+                    return
                 step = (p.epoch - 1) * p.total + p.done
                 self._say(f"Training: epoch {p.epoch} of {p.epochs}, {p.done} of {p.total} "
                           f"sentences ({p.errors} still wrong this epoch), {p.seconds:.1f} s",

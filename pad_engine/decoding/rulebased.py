@@ -71,6 +71,20 @@ _BE_HAVE_DO = {"be", "am", "is", "are", "was", "were", "been", "being", "'s", "'
                "have", "has", "had", "having", "'ve", "'d", "do", "does", "did"}
 _SAYS = {"says", "said", "adds", "added", "asks", "asked", "notes", "noted", "writes", "wrote",
          "explains", "explained", "recalls", "recalled", "argues", "argued"}
+# nouns that take an infinitival complement ("the ability to pay", "efforts to sell"); after
+# other nouns a to-clause is an infinitival relative ("ways to cut costs": PTB's SBAR with an
+# empty wh-word)
+_TO_NOUNS = {
+    "ability", "inability", "right", "decision", "effort", "attempt", "agreement", "plan",
+    "power", "opportunity", "authority", "intention", "pressure", "chance", "option", "duty",
+    "contract", "proposal", "bid", "temptation", "refusal", "failure", "campaign",
+    "commitment", "promise", "vote", "policy", "resistance", "willingness", "wish",
+    "reluctance", "desire", "need", "approval", "obligation", "permission", "offer",
+    "request", "order", "freedom", "tendency", "capacity", "incentive", "determination",
+    "readiness", "eagerness", "urge", "drive", "push", "struggle", "goal", "aim", "mandate",
+    "motion", "threat", "move", "license", "authorization", "consent", "pledge", "plea",
+    "call", "demand",
+}
 _FINITE = {"VBD", "VBZ", "VBP", "MD"}
 _NOMINAL = {"N", "NUM", "CUR", "DET", "POS", "WH"}
 _PHRASE = {"N": "NP", "NUM": "NP", "CUR": "NP", "DET": "NP", "POS": "NP", "ADJ": "ADJP",
@@ -448,7 +462,8 @@ def _verb(words: list[_Word], w: _Word) -> _Plan:
         sbar = p.add("PP" if _gerund(words, w) else "SBARQ" if asks else "SBAR")
         for d in w.left[marker:]:
             p.fixed[d] = sbar
-    elif subject is not None and _finite_complement(words, w):
+    elif subject is not None and _finite_complement(words, w) or \
+            subject is None and _infinitival_relative(words, w):
         p.add("SBAR")
     return p
 
@@ -613,11 +628,40 @@ def _coordination_end(words: list[_Word], w: _Word, coord: int | None) -> int:
 def _complement_clause(words: list[_Word], x: _Word) -> bool:
     """ "the ability to nominate", "evidence that prices rose": a clause that completes a noun
     sits beside it in one NP (relative clauses get an NP of their own)."""
-    if x.cls == "TO" or x.form.lower() == "that" and x.cls in ("P", "SC"):
+    if x.cls == "TO":
+        return _has_verb(words, x.right) and not _infinitival_relative(words, x)
+    if x.form.lower() == "that" and x.cls in ("P", "SC"):
         return _has_verb(words, x.right)
     return x.cls in ("V", "AUX") and any(
         _is_marker(words, d, ("P", "SC")) and words[d].form.lower() == "that"
-        or words[d].cls == "TO" and _is_aux(words, d) for d in x.left)
+        for d in x.left) or _to_clause(words, x) and not _infinitival_relative(words, x)
+
+
+def _to_clause(words: list[_Word], x: _Word) -> bool:
+    """ "to pay": Collins' "to" heading a verb, or (UD) a verb with "to" before it."""
+    if x.cls == "TO":
+        return _has_verb(words, x.right)
+    return x.cls in ("V", "AUX") and any(
+        words[d].cls == "TO" and _is_aux(words, d) for d in x.left)
+
+
+def _infinitival_relative(words: list[_Word], x: _Word) -> bool:
+    """ "ways (SBAR to cut costs)": a to-clause after a noun that takes no infinitival
+    complement (:data:`_TO_NOUNS`) modifies it as a relative clause with an empty wh-word."""
+    if x.head < 0 or x.head > x.index or not _to_clause(words, x):
+        return False
+    h = words[x.head]
+    return h.cls == "N" and h.tag not in ("PRP", "EX") and _lemma(h.form) not in _TO_NOUNS
+
+
+def _lemma(noun: str) -> str:
+    """A noun's singular, roughly ("efforts" -> "effort", "opportunities" -> "opportunity")."""
+    low = noun.lower()
+    if low.endswith("ies") and len(low) > 4:
+        return low[:-3] + "y"
+    if low.endswith("s") and not low.endswith("ss"):
+        return low[:-1]
+    return low
 
 
 def _noun_projects(words: list[_Word], w: _Word) -> bool:

@@ -580,7 +580,8 @@ def _noun(words: list[_Word], w: _Word, left: list[int] | None = None) -> _Plan:
         if x.cls == "PUNCT":
             continue
         leaf = not (x.left or x.right)
-        if x.cls in ("POS", "CC") or (x.cls in ("N", "NUM") and leaf and not _detached(words, x)) \
+        if x.cls in ("POS", "CC") or (x.cls in ("N", "NUM") and leaf and not _detached(words, x)
+                                       and not _apposed(words, x)) \
                 or _complement_clause(words, x):
             if post is None:
                 p.fixed[d] = base
@@ -674,7 +675,7 @@ def _noun_projects(words: list[_Word], w: _Word) -> bool:
     h = words[w.head]
     if w.cls == "NUM" and h.cls == "N" and w.form.isdigit() and 1700 <= int(w.form) <= 2100:
         return False  # "Aug. 31 , 1987"
-    if _detached(words, w):
+    if _detached(words, w) or _apposed(words, w):
         return True
     if _head_cls(words, w) in ("N", "NUM", "CUR", "DET", "POS", "WH"):
         return w.cls == "DET" and w.index > w.head
@@ -701,6 +702,19 @@ def _detached(words: list[_Word], x: _Word) -> bool:
     appositive: "Frederick Deane Jr. , 63 ,")."""
     return x.head >= 0 and x.index - 1 > x.head and \
         words[x.index - 1].form in (",", "--", "-LRB-", "(")
+
+
+_TIME_WORDS = {"today", "yesterday", "tomorrow", "monday", "tuesday", "wednesday", "thursday",
+               "friday", "saturday", "sunday", "tonight"}
+
+
+def _apposed(words: list[_Word], x: _Word) -> bool:
+    """A one-word noun phrase after a noun that is not part of its compound: a reflexive
+    ("(NP (NP the tests) (NP themselves))") or a point in time ("our work force (NP today)")."""
+    if x.head < 0 or x.head > x.index or x.left or x.right or words[x.head].cls != "N":
+        return False
+    low = x.form.lower()
+    return low.endswith(("self", "selves")) and x.tag in ("PRP", "PRON") or low in _TIME_WORDS
 
 
 def _other(words: list[_Word], w: _Word) -> _Plan:

@@ -519,6 +519,9 @@ def _clause_role(words: list[_Word], w: _Word) -> bool:
         return True
     if h.cls in ("V", "AUX") and w.tag == "VBG" and h.form.lower() not in _BE_HAVE_DO:
         return not any(words[d].cls == "CC" for d in h.right if d < w.index)
+    if h.cls == "V" and w.tag == "VB" and w.index > h.index and \
+            h.form.lower() not in _BE_HAVE_DO:  # a bare infinitive: "help (S (VP meet demand))"
+        return not any(words[d].cls in ("CC", "PUNCT") for d in h.right if d < w.index)
     return False
 
 

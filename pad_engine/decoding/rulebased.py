@@ -707,6 +707,22 @@ def _detached(words: list[_Word], x: _Word) -> bool:
         words[x.index - 1].form in (",", "--", "-LRB-", "(")
 
 
+def _small_clause_subject(words: list[_Word], w: _Word) -> int | None:
+    """Index in ``w.left`` of the subject of a verbless clause that complements a verb:
+    "deemed (S (NP any cases) (ADJP bad enough))". A noun phrase before an adjective, but
+    not a measure ("(ADJP (NP 5 years) old)") nor a determiner ("the biggest")."""
+    if w.head < 0 or w.head > w.index or words[w.head].cls not in ("V", "AUX"):
+        return None
+    for k, d in enumerate(w.left):
+        x = words[d]
+        if x.rel:
+            if x.rel in _SUBJECT_RELS:
+                return k
+        elif x.cls == "N" and not any(words[e].cls in ("NUM", "CUR") for e in x.left):
+            return k
+    return None
+
+
 _TIME_WORDS = {"today", "yesterday", "tomorrow", "monday", "tuesday", "wednesday", "thursday",
                "friday", "saturday", "sunday", "tonight"}
 
@@ -737,6 +753,11 @@ def _other(words: list[_Word], w: _Word) -> _Plan:
             p.add("ADVP")  # "Overall , earnings soared"
         else:
             p.add("NP" if w.rel in _SUBJECT_RELS + ("obj", "iobj") else "ADJP")  # "most of"
+            subject = _small_clause_subject(words, w)
+            if subject is not None:  # "found (S (NP the rates) (ADJP illegal))"
+                s = p.add("S")
+                for d in w.left[subject:]:
+                    p.fixed[d] = s
     elif cls in ("ADV", "NEG"):
         h = words[w.head] if w.head >= 0 else None
         if w.right and all(words[d].cls in ("NUM", "CUR") for d in w.right):

@@ -37,7 +37,7 @@ from pad_engine.trees.structure import is_projective_tree
 
 REMEMBERED = 16_384  # sentences whose projection_features are kept (a few kB each)
 # every phrase label the projection can produce
-LABELS = ("ADJP", "ADVP", "CONJP", "FRAG", "INTJ", "NP", "PP", "PRN", "PRT", "QP", "S",
+LABELS = ("ADJP", "ADVP", "CONJP", "FRAG", "INTJ", "NAC", "NP", "PP", "PRN", "PRT", "QP", "S",
           "SBAR", "SBARQ", "SINV", "SQ", "TOP", "VP", "WHADVP", "WHNP", "WHPP", "X")
 
 # word classes: N noun, NUM number, CUR currency, DET determiner, ADJ, ADV, NEG not/n't,
@@ -551,6 +551,9 @@ def _noun(words: list[_Word], w: _Word, left: list[int] | None = None) -> _Plan:
         left = w.left
         if not _noun_projects(words, w):
             return p
+        if _nac(words, w):  # "a (NAC Wayland , Mass. ,) manufacturer": one flat phrase
+            p.add("NAC")
+            return p
     hc = _head_cls(words, w)
     prenominal = hc in _NOMINAL and w.index < w.head
     cc = next((k for k, d in enumerate(w.right) if words[d].cls == "CC"), len(w.right))
@@ -609,6 +612,21 @@ def _noun(words: list[_Word], w: _Word, left: list[int] | None = None) -> _Plan:
                 p.fixed[e] = lvl
             break
     return p
+
+
+def _nac(words: list[_Word], w: _Word) -> bool:
+    """A proper noun with words after it inside a noun phrase that it premodifies ("the
+    Stamford , Conn. , concern", "Bank of Japan intervention"): PTB's NAC (PTB tags only:
+    UD label sets have no such phrase)."""
+    if not w.right or w.head <= w.index or w.tag not in ("NNP", "NNPS") or \
+            _head_cls(words, w) != "N" or w.rel not in ("", "compound", "nmod") or \
+            any(words[d].cls == "POS" for d in w.right):  # "(NP (NP Boston 's) institute)"
+        return False
+    last = w
+    while last.right:
+        last = words[last.right[-1]]
+    after = next((x for x in words[last.index + 1:] if x.cls != "PUNCT"), None)
+    return after is not None and (after.index == w.head or after.head == w.head)
 
 
 def _coordination_end(words: list[_Word], w: _Word, coord: int | None) -> int:

@@ -86,6 +86,8 @@ _TO_NOUNS = {
     "call", "demand",
 }
 _FINITE = {"VBD", "VBZ", "VBP", "MD"}
+_QUANTITIES = {"many", "much", "more", "most", "less", "least", "few", "fewer", "several",
+               "plenty"}
 _NOMINAL = {"N", "NUM", "CUR", "DET", "POS", "WH"}
 _PHRASE = {"N": "NP", "NUM": "NP", "CUR": "NP", "DET": "NP", "POS": "NP", "ADJ": "ADJP",
            "ADV": "ADVP", "NEG": "ADVP", "P": "PP", "SC": "SBAR", "TO": "PP", "V": "VP",
@@ -263,7 +265,7 @@ def _plan(words: list[_Word], w: _Word) -> tuple[list[str], dict[int, int]]:
         plan = _verb(words, w)  # UD copula: "is big" is headed by "big"
     elif w.cls in _NOMINAL and any(_is_aux(words, d) for d in w.left):
         plan = _verb(words, w)  # "is a man"
-    elif w.cls in _NOMINAL and w.cls != "WH":
+    elif w.cls in _NOMINAL and w.cls != "WH" or w.cls == "ADJ" and _nominal_adjective(words, w):
         plan = _noun(words, w)
     else:
         plan = _other(words, w)
@@ -277,6 +279,23 @@ def _plan(words: list[_Word], w: _Word) -> tuple[list[str], dict[int, int]]:
         for d in w.left[cc:]:
             plan.fixed[d] = level
     return plan.finish(words, w)
+
+
+def _nominal_adjective(words: list[_Word], w: _Word) -> bool:
+    """An adjective used as a noun phrase: after a determiner ("(NP (NP the highest) (PP in
+    the nation))"), or a quantity word with "of" or "than" after it or as a subject or
+    object ("(NP (NP many) (PP of the risks))", "Many were")."""
+    if w.head < 0 or _prenominal(words, w):
+        return False
+    if any(words[d].cls == "DET" and words[d].tag != "PDT" for d in w.left):
+        return True
+    if w.form.lower() not in _QUANTITIES:
+        return False
+    if not (w.left or w.right):
+        return _head_cls(words, w) in ("V", "AUX")
+    return any(x.form.lower() in ("of", "than") and x.right or any(  # UD: "of" on the noun
+        words[e].form.lower() in ("of", "than") and _is_marker(words, e, ("P",)) for e in x.left)
+        for x in (words[d] for d in w.right))
 
 
 def _listed(words: list[_Word], w: _Word) -> bool:

@@ -536,6 +536,9 @@ def _clause_role(words: list[_Word], w: _Word) -> bool:
         return True
     if w.rel in ("advcl", "csubj", "ccomp", "xcomp"):
         return True
+    if h.cls in ("V", "AUX") and w.index < h.index and w.cls == "V" and \
+            not _is_aux(words, w.index):  # "(S Stung by the ads) , he unleashed"
+        return True
     if h.cls in ("V", "AUX") and w.tag == "VBG" and h.form.lower() not in _BE_HAVE_DO:
         return not any(words[d].cls == "CC" for d in h.right if d < w.index)
     if h.cls == "V" and w.tag == "VB" and w.index > h.index and \

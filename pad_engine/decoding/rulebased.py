@@ -718,6 +718,8 @@ def _noun_projects(words: list[_Word], w: _Word) -> bool:
     h = words[w.head]
     if w.cls == "NUM" and h.cls == "N" and w.form.isdigit() and 1700 <= int(w.form) <= 2100:
         return False  # "Aug. 31 , 1987"
+    if _nac(words, h):
+        return False  # flat inside a NAC: "(NAC Wayland , Mass. ,)"
     if _detached(words, w) or _apposed(words, w):
         return True
     if _head_cls(words, w) in ("N", "NUM", "CUR", "DET", "POS", "WH"):

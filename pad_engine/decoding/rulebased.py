@@ -69,6 +69,7 @@ _PREPOSITIONAL = {"including", "according", "excluding", "compared", "regarding"
                   "concerning", "following"}
 _BE_HAVE_DO = {"be", "am", "is", "are", "was", "were", "been", "being", "'s", "'re", "'m",
                "have", "has", "had", "having", "'ve", "'d", "do", "does", "did"}
+_BE = {"be", "am", "is", "are", "was", "were", "been", "being", "'s", "'re", "'m"}
 _SAYS = {"says", "said", "adds", "added", "asks", "asked", "notes", "noted", "writes", "wrote",
          "explains", "explained", "recalls", "recalled", "argues", "argued"}
 # nouns that take an infinitival complement ("the ability to pay", "efforts to sell"); after
@@ -159,6 +160,9 @@ def project(forms: list[str], tags: list[str], heads: list[int],
     for w in words:
         w.left.sort(reverse=True)
         w.right.sort()
+    for w in words:
+        if _adjectival_participle(words, w):
+            w.cls = "ADJ"
     built: dict[int, LexNode] = {}
     for i in (m - 1 for m in bottom_up(heads)):  # each word after its dependents
         labels, level = _plan(words, words[i])
@@ -296,6 +300,31 @@ def _nominal_adjective(words: list[_Word], w: _Word) -> bool:
     return any(x.form.lower() in ("of", "than") and x.right or any(  # UD: "of" on the noun
         words[e].form.lower() in ("of", "than") and _is_marker(words, e, ("P",)) for e in x.left)
         for x in (words[d] for d in w.right))
+
+
+# participles that after "be" describe a state rather than a passive event ("is worried")
+_STATES = {"worried", "concerned", "mixed", "committed", "alarmed", "obsessed", "opposed",
+           "excited", "frightened", "confused", "complicated", "pleased", "surprised",
+           "interested", "disappointed", "satisfied", "convinced", "puzzled", "annoyed",
+           "frustrated", "delighted", "embarrassed", "tired", "scared", "closed"}
+# degree adverbs that make a participle after "be" an adjective ("is very alarmed")
+_DEGREES = {"very", "too", "so", "less", "least", "highly", "extremely", "fully", "poorly",
+            "badly", "greatly", "sufficiently", "partially", "increasingly", "somewhat",
+            "quite", "rather", "relatively", "especially", "deeply", "seriously", "duly"}
+
+
+def _adjectival_participle(words: list[_Word], w: _Word) -> bool:
+    """A past participle after a form of "be" that is an adjective: a state ("is worried")
+    or one with a degree adverb ("are poorly positioned"), but not with a "by" agent."""
+    if w.tag not in ("VBN", "VERB") or not w.form.lower().endswith(("ed", "en", "wn")):
+        return False
+    be = w.head >= 0 and w.head < w.index and words[w.head].form.lower() in _BE or any(
+        _is_aux(words, d) and words[d].form.lower() in _BE for d in w.left)
+    if not be or any(words[d].form.lower() == "by" for d in w.right):
+        return False
+    return w.form.lower() in _STATES or any(
+        words[d].form.lower() in _DEGREES and not (words[d].left or words[d].right)
+        for d in w.left)
 
 
 def _listed(words: list[_Word], w: _Word) -> bool:

@@ -357,6 +357,8 @@ def _is_subject(words: list[_Word], d: int) -> bool:
     x = words[d]
     if x.rel:
         return x.rel in _SUBJECT_RELS
+    if x.cls == "ADJ":
+        return _nominal_adjective(words, x)  # "The other has opposed it"
     return x.cls in _NOMINAL and (x.cls != "WH" or bool(x.right))  # "What she did was"
 
 

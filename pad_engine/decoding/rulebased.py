@@ -408,8 +408,9 @@ def _coordination(words: list[_Word], w: _Word) -> int | None:
     conj = next((d for d in right[start:] if words[d].cls not in ("PUNCT", "CC")), None)
     if conj is not None and w.cls in _NOMINAL and words[conj].cls in _NOMINAL:
         while start >= 2 and words[right[start - 1]].form in (",", ";") and \
-                words[right[start - 2]].cls in _NOMINAL:
-            start -= 2
+                words[right[start - 2]].cls in _NOMINAL and not (
+                    w.cls in ("CUR", "NUM") and words[right[start - 2]].cls == "NUM"):
+            start -= 2  # (not the "million" of "$ 737.5 million , or $ 3.01 a share")
     if start >= 1 and words[right[start - 1]].form in (",", ";"):
         start -= 1
     return start

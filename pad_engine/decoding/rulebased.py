@@ -622,7 +622,10 @@ def _noun(words: list[_Word], w: _Word, left: list[int] | None = None) -> _Plan:
     if qp:
         base = p.add("QP")  # "$ 234.4 billion", "9.8 billion"
         if not prenominal:
-            p.add("NP")
+            outer = p.add("NP")
+            for d in left:  # "(NP the (QP $ 2.25 billion))", "an additional (QP $ 55 million)"
+                if words[d].cls in ("DET", "ADJ") and d not in approx:
+                    p.fixed[d] = outer
     elif prenominal and (w.cls == "CUR" or w.form == "%"):
         base = p.add("ADJP")  # "a $ 250 fine", "a 3.8 % return"
     else:

@@ -619,6 +619,15 @@ def _noun(words: list[_Word], w: _Word, left: list[int] | None = None) -> _Plan:
     qp = w.cls in ("CUR", "NUM") and (len(nums) >= 2 or w.cls == "NUM" and (nums or approx)) \
         and not any(words[d].cls == "N" and not (words[d].left or words[d].right)
                     for d in left + w.right)  # not "31 October 1950"
+    if _range(words, w):  # "(NP (QP about $ 45 to $ 50))", "(NP (QP 30 to 44) days)"
+        base = p.add("QP")
+        for d in left + w.right:
+            p.fixed[d] = base
+        if not prenominal:
+            p.add("NP")
+        elif any(words[d].cls == "CUR" for d in [w.index] + left + w.right):
+            p.add("ADJP")  # "an estimated (ADJP (QP $ 2 million to $ 3 million)) net loss"
+        return p
     if qp:
         base = p.add("QP")  # "$ 234.4 billion", "9.8 billion"
         if not prenominal:
@@ -684,6 +693,23 @@ def _nac(words: list[_Word], w: _Word) -> bool:
         last = words[last.right[-1]]
     after = next((x for x in words[last.index + 1:] if x.cls != "PUNCT"), None)
     return after is not None and (after.index == w.head or after.head == w.head)
+
+
+def _range(words: list[_Word], w: _Word) -> bool:
+    """ "$ 2 million to $ 3 million", "1 % to 2 %": an amount with "to" and another amount,
+    one flat QP. Collins heads hang "to" and the second amount on the first; content heads
+    hang "to" and the first amount on the second."""
+    def amount(x: _Word) -> bool:
+        return x.cls in ("NUM", "CUR") or x.form == "%"
+
+    if not amount(w):
+        return False
+    for side in (w.right, w.left):  # nearest first: "to", then the other amount
+        to = next((k for k, d in enumerate(side) if words[d].form.lower() == "to"
+                   and not (words[d].left or words[d].right)), None)
+        if to is not None and to + 1 < len(side) and amount(words[side[to + 1]]):
+            return True
+    return False
 
 
 def _coordination_end(words: list[_Word], w: _Word, coord: int | None) -> int:

@@ -624,7 +624,11 @@ def _noun(words: list[_Word], w: _Word, left: list[int] | None = None) -> _Plan:
         for d in left + w.right:
             p.fixed[d] = base
         if not prenominal:
-            p.add("NP")
+            outer = p.add("NP")
+            for d in left + w.right:  # "(NP (QP $ 300 to $ 400) a bottle)"
+                x = words[d]
+                if x.left or x.right or x.cls in ("DET", "ADJ", "N") and x.form != "%":
+                    p.fixed[d] = outer
         elif any(words[d].cls == "CUR" for d in [w.index] + left + w.right):
             p.add("ADJP")  # "an estimated (ADJP (QP $ 2 million to $ 3 million)) net loss"
         return p

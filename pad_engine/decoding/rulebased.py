@@ -64,7 +64,8 @@ _WH_ADVERBS = {"when", "where", "why", "how", "whenever", "wherever"}
 _NEG = {"not", "n't", "never"}
 _OPEN = {",", "--", "-LRB-", "(", "-LCB-", "{"}
 _CLOSE = {",", "--", "-RRB-", ")", "-RCB-", "}"}
-_APPROX = {"than", "about", "around", "nearly", "roughly", "almost", "more", "less", "fewer"}
+_APPROX = {"than", "about", "around", "nearly", "roughly", "almost", "more", "less", "fewer",
+           "some", "over", "under", "approximately"}
 _PREPOSITIONAL = {"including", "according", "excluding", "compared", "regarding",
                   "concerning", "following"}
 _BE_HAVE_DO = {"be", "am", "is", "are", "was", "were", "been", "being", "'s", "'re", "'m",

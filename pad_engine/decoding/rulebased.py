@@ -855,7 +855,8 @@ def _other(words: list[_Word], w: _Word) -> _Plan:
     if cls in ("PUNCT", "CC") and leaf:
         return p
     if cls == "ADJ":
-        if leaf and (hc in _NOMINAL and w.index < w.head or hc in ("ADJ", "P")):
+        if leaf and (hc in _NOMINAL and w.index < w.head or hc in ("ADJ", "P")
+                     or hc == "ADV" and w.index > w.head):  # "almost entirely Western"
             return p
         if leaf and hc in ("V", "AUX") and w.index < w.head and not w.rel:
             p.add("ADVP")  # "Overall , earnings soared"
@@ -878,6 +879,13 @@ def _other(words: list[_Word], w: _Word) -> _Plan:
                      or (hc == "V" and h is not None and _prenominal(words, h))):
             return p
         p.add("ADVP")
+        first = next((d for d in w.right if words[d].cls != "PUNCT"), None)
+        if first is not None and words[first].cls == "ADJ" and not words[first].right and \
+                w.left:  # "(ADJP (ADVP almost entirely) Western)", but "(ADVP so far)"
+            adjp = p.add("ADJP")
+            for d in w.right:
+                p.fixed[d] = adjp
+            return p
     elif cls in ("P", "TO", "SC"):
         if leaf:
             if hc in ("V", "AUX") and w.index > w.head:

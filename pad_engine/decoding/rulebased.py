@@ -470,6 +470,7 @@ def _verb(words: list[_Word], w: _Word) -> _Plan:
             for d in w.left[:inner] + w.right:
                 if words[d].cls != "PUNCT":
                     p.fixed[d] = 0
+            _compared(words, w, w.left[:inner], p)
         p.top = None
     # left side, nearest first: auxiliaries (UD), subject, markers
     subject = None
@@ -685,6 +686,26 @@ def _noun(words: list[_Word], w: _Word, left: list[int] | None = None) -> _Plan:
     return p
 
 
+def _compared(words: list[_Word], w: _Word, left: list[int], p: _Plan) -> None:
+    """A modified adjective or adverb with a "than" or "as" complement gets a second level
+    for it: "(ADJP (ADJP far higher) (SBAR than expected))". ``left``: its left
+    dependents (inside a UD copula)."""
+    if not p.labels or p.labels[-1] not in ("ADJP", "ADVP") or \
+            all(words[d].cls == "PUNCT" for d in left):
+        return
+    for k, d in enumerate(w.right):
+        x = words[d]
+        if x.form.lower() in ("than", "as") and x.right or any(
+                words[e].form.lower() in ("than", "as") and _is_marker(words, e, ("P", "SC"))
+                for e in x.left):
+            level = p.add(p.labels[-1])
+            for e in w.right[:k]:
+                p.fixed.setdefault(e, len(p.labels) - 2)
+            for e in w.right[k:]:
+                p.fixed[e] = level
+            return
+
+
 def _nac(words: list[_Word], w: _Word) -> bool:
     """A proper noun with words after it inside a noun phrase that it premodifies ("the
     Stamford , Conn. , concern", "Bank of Japan intervention"): PTB's NAC (PTB tags only:
@@ -862,6 +883,7 @@ def _other(words: list[_Word], w: _Word) -> _Plan:
             p.add("ADVP")  # "Overall , earnings soared"
         else:
             p.add("NP" if w.rel in _SUBJECT_RELS + ("obj", "iobj") else "ADJP")  # "most of"
+            _compared(words, w, w.left, p)
             subject = _small_clause_subject(words, w)
             if subject is not None:  # "found (S (NP the rates) (ADJP illegal))"
                 s = p.add("S")
@@ -879,6 +901,7 @@ def _other(words: list[_Word], w: _Word) -> _Plan:
                      or (hc == "V" and h is not None and _prenominal(words, h))):
             return p
         p.add("ADVP")
+        _compared(words, w, w.left, p)
         first = next((d for d in w.right if words[d].cls != "PUNCT"), None)
         if first is not None and words[first].cls == "ADJ" and not words[first].right and \
                 w.left:  # "(ADJP (ADVP almost entirely) Western)", but "(ADVP so far)"

@@ -706,6 +706,20 @@ def _compared(words: list[_Word], w: _Word, left: list[int], p: _Plan) -> None:
             return
 
 
+_CONJUNCTIONS = {"as well as", "rather than", "not only", "but also", "along with"}
+
+
+def _multiword_conjunction(words: list[_Word], w: _Word) -> bool:
+    """Does ``w`` with its one-word dependents spell a coordinator of several words?"""
+    deps = w.left + w.right
+    if not deps or len(deps) > 2 or any(words[d].left or words[d].right for d in deps):
+        return False
+    span = sorted(deps + [w.index])
+    if span[-1] - span[0] != len(span) - 1:
+        return False
+    return " ".join(words[i].form.lower() for i in span) in _CONJUNCTIONS
+
+
 def _nac(words: list[_Word], w: _Word) -> bool:
     """A proper noun with words after it inside a noun phrase that it premodifies ("the
     Stamford , Conn. , concern", "Bank of Japan intervention"): PTB's NAC (PTB tags only:
@@ -948,6 +962,8 @@ def _other(words: list[_Word], w: _Word) -> _Plan:
         p.add("PRN" if w.form in ("-LRB-", "(", "-LCB-", "{") else "FRAG")
     elif not leaf or hc in ("V", "AUX", "ROOT"):
         p.add(_PHRASE.get(cls, "X"))
+    if len(p.labels) == 1 and _multiword_conjunction(words, w):
+        p.labels[0] = "CONJP"  # "(CONJP as well as)", "(CONJP rather than)"
     coord = _coordination(words, w) if p.labels else None
     if coord is not None and not _bare(words, w.right[coord:]):
         for d in w.right[:coord]:

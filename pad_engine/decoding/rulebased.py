@@ -512,7 +512,8 @@ def _verb(words: list[_Word], w: _Word) -> _Plan:
         if p.top is None:
             p.top = p.add("S")
         asks = question or w.head < 0 and any(words[d].form == "?" for d in w.right)
-        sbar = p.add("PP" if _gerund(words, w) else "SBARQ" if asks else "SBAR")
+        sbar = p.add("PP" if _object_clause(words, words[w.left[marker]], w)
+                     else "SBARQ" if asks else "SBAR")
         for d in w.left[marker:]:
             p.fixed[d] = sbar
     elif subject is not None and _finite_complement(words, w) or \
@@ -531,6 +532,25 @@ def _inverted_question(words: list[_Word], w: _Word) -> bool:
     return len(after) >= 2 and _is_subject(words, after[0]) and \
         words[after[1]].cls in ("V", "AUX", "ADJ") and \
         any(words[d].form == "?" for d in w.right + [len(words) - 1])
+
+
+_SUBORDINATORS = {"while", "although", "though", "if", "unless", "once", "whether", "when",
+                  "whereas"}
+
+
+def _object_clause(words: list[_Word], p: _Word, x: _Word) -> bool:
+    """Is the clause ``x`` after the preposition ``p`` its object (PP) rather than a
+    subordinate clause (SBAR)? A subjectless -ing clause ("after rising 5 %") or a
+    participle clause with a subject ("with (S no sector showing strength)"), unless ``p``
+    only subordinates ("while talking", "as expected")."""
+    low = p.form.lower()
+    if low in _SUBORDINATORS or p.cls in ("WH", "WADV"):
+        return False
+    if _gerund(words, x):
+        return True
+    participle = x.tag in ("VBG", "VBN") or x.tag == "VERB" and x.form.lower().endswith("ing")
+    return participle and low not in ("that", "as", "than") and any(
+        _is_subject(words, d) for d in x.left)
 
 
 def _gerund(words: list[_Word], x: _Word) -> bool:
@@ -929,7 +949,7 @@ def _other(words: list[_Word], w: _Word) -> _Plan:
                 p.add("PRT")
             return p
         objs = [d for d in w.right if words[d].cls != "PUNCT"]
-        clause = any(words[d].cls in ("V", "AUX") and not _gerund(words, words[d])
+        clause = any(words[d].cls in ("V", "AUX") and not _object_clause(words, w, words[d])
                      or words[d].cls == "TO" and _has_verb(words, words[d].right)
                      for d in objs)
         if clause and words[objs[0]].cls == "WH":  # "under which it would remain"

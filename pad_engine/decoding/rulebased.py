@@ -538,6 +538,20 @@ _SUBORDINATORS = {"while", "although", "though", "if", "unless", "once", "whethe
                   "whereas"}
 
 
+def _adverbial(words: list[_Word], w: _Word) -> bool:
+    """A change by an amount ("closed (ADVP up (NP 31 cents))", "(ADVP off 2.6 %)") or "at
+    all": PTB's ADVP where the word would otherwise head a PP, QP or ADJP."""
+    objs = [d for d in w.right if words[d].cls != "PUNCT"]
+    if len(objs) != 1:
+        return False
+    x = words[objs[0]]
+    low = w.form.lower()
+    if low == "at":
+        return x.form.lower() == "all" and not (x.left or x.right)
+    return low in ("up", "down", "off") and (x.cls in ("NUM", "CUR") or any(
+        words[d].cls in ("NUM", "CUR") for d in x.left))
+
+
 def _object_clause(words: list[_Word], p: _Word, x: _Word) -> bool:
     """Is the clause ``x`` after the preposition ``p`` its object (PP) rather than a
     subordinate clause (SBAR)? A subjectless -ing clause ("after rising 5 %") or a
@@ -847,8 +861,8 @@ def _noun_projects(words: list[_Word], w: _Word) -> bool:
         return w.cls == "DET" and w.index > w.head
     if w.cls == "NUM" and (h.cls in ("ADV", "ADJ") or h.cls == "P" and _is_qp(words, h)):
         return False
-    if w.cls == "DET" and h.cls in ("ADJ", "ADV"):
-        return False
+    if w.cls == "DET" and (h.cls in ("ADJ", "ADV") or _adverbial(words, h)):
+        return False  # "(ADVP at all)"
     return True
 
 
@@ -915,6 +929,8 @@ def _other(words: list[_Word], w: _Word) -> _Plan:
             return p
         if leaf and hc in ("V", "AUX") and w.index < w.head and not w.rel:
             p.add("ADVP")  # "Overall , earnings soared"
+        elif _adverbial(words, w):
+            p.add("ADVP")  # "(ADVP off (NP 2.6 %))"
         else:
             p.add("NP" if w.rel in _SUBJECT_RELS + ("obj", "iobj") else "ADJP")  # "most of"
             _compared(words, w, w.left, p)
@@ -925,7 +941,8 @@ def _other(words: list[_Word], w: _Word) -> _Plan:
                     p.fixed[d] = s
     elif cls in ("ADV", "NEG"):
         h = words[w.head] if w.head >= 0 else None
-        if w.right and all(words[d].cls in ("NUM", "CUR") for d in w.right):
+        if w.right and all(words[d].cls in ("NUM", "CUR") for d in w.right) and \
+                not _adverbial(words, w):
             p.add("QP")  # "about 26,000"
             return p
         if leaf and (cls == "NEG" or hc in ("ADJ", "ADV", "NUM", "CUR", "DET", "NEG")
@@ -961,8 +978,8 @@ def _other(words: list[_Word], w: _Word) -> _Plan:
             p.add("SBAR")
         elif _is_qp(words, w):
             p.add("QP")
-        elif not objs and w.left:
-            p.add("ADVP")  # "35 years ago"
+        elif not objs and w.left or _adverbial(words, w):
+            p.add("ADVP")  # "35 years ago", "(ADVP up (NP 31 cents))", "(ADVP at all)"
         else:
             p.add("PP")
     elif cls in ("WH", "WADV"):

@@ -700,6 +700,10 @@ def _noun(words: list[_Word], w: _Word, left: list[int] | None = None) -> _Plan:
             continue
         if post is None:
             post = p.add("NP")
+        elif _set_off(words, x) and (x.cls in ("N", "NUM", "CUR", "DET") or any(
+                words[e].cls in ("WH", "WADV") for e in x.left)) and any(
+                p.fixed.get(e) == post and words[e].cls in ("P", "TO") for e in w.right):
+            post = p.add("NP")  # "(NP (NP (NP PS) (PP of New Hampshire)) , (SBAR which ...))"
         p.fixed[d] = post
     if coord is not None:
         lvl = p.add("NP")
@@ -752,6 +756,16 @@ def _multiword_conjunction(words: list[_Word], w: _Word) -> bool:
     if span[-1] - span[0] != len(span) - 1:
         return False
     return " ".join(words[i].form.lower() for i in span) in _CONJUNCTIONS
+
+
+def _set_off(words: list[_Word], x: _Word) -> bool:
+    """Does a comma, dash or colon come right before the phrase of ``x``?"""
+    first = x
+    while first.left:
+        first = words[first.left[-1]]
+    if first.cls == "PUNCT" and first.form in (",", "--", ":"):
+        return True
+    return first.index > 0 and words[first.index - 1].form in (",", "--", ":")
 
 
 def _nac(words: list[_Word], w: _Word) -> bool:

@@ -232,6 +232,9 @@ class _Plan:
                 words[w.left[-1]].form in _OPEN and words[w.right[-1]].form in _CLOSE:
             prn = self.add("PRN")  # ", for example ,", "( 1986 )": set off on both sides
             self.fixed[w.left[-1]] = self.fixed[w.right[-1]] = prn
+        elif 0 <= w.head < w.index and w.left and self.labels and \
+                words[w.left[-1]].form == "--":
+            self.fixed[w.left[-1]] = self.add("PRN")  # "a high point -- (NP 33 days)"
         level: dict[int, int] = {}
         top = self.top if self.top is not None else len(self.labels) - 1
         for side in (w.left, w.right):

@@ -684,6 +684,14 @@ def _noun(words: list[_Word], w: _Word, left: list[int] | None = None) -> _Plan:
         base = p.add("NP")
     if prenominal and qp and (w.cls == "CUR" or any(words[d].cls == "CUR" for d in nums)):
         p.add("ADJP")
+    predicate = _small_clause_predicate(words, w)
+    if predicate is not None:  # "called (S (NP her) (NP Cristal))"
+        s = p.add("S")
+        for d in w.right[predicate:]:
+            p.fixed[d] = s
+        for d in left:
+            p.fixed.setdefault(d, base)
+        return p
     coord = _coordination(words, w)
     after = _coordination_end(words, w, coord)
     if coord is not None and _bare(words, w.right[coord:after]):
@@ -759,6 +767,22 @@ def _multiword_conjunction(words: list[_Word], w: _Word) -> bool:
     if span[-1] - span[0] != len(span) - 1:
         return False
     return " ".join(words[i].form.lower() for i in span) in _CONJUNCTIONS
+
+
+def _small_clause_predicate(words: list[_Word], w: _Word) -> int | None:
+    """Index in ``w.right`` of the predicate of a verbless clause whose subject is the object
+    pronoun ``w``: "calls (S (NP her) (NP the best))", "makes (S (NP it) (ADJP clear))"."""
+    if w.tag != "PRP" or w.left or w.head < 0 or w.head > w.index or \
+            words[w.head].cls not in ("V", "AUX"):
+        return None
+    k = next((k for k, d in enumerate(w.right) if words[d].cls != "PUNCT"), None)
+    if k is None:
+        return None
+    x = words[w.right[k]]
+    if x.cls not in ("N", "NUM", "DET", "ADJ") or _set_off(words, x) or _apposed(words, x) \
+            or any(_is_marker(words, e, ("P", "TO")) for e in x.left):  # UD "in it for ..."
+        return None
+    return k
 
 
 def _set_off(words: list[_Word], x: _Word) -> bool:
@@ -872,6 +896,8 @@ def _noun_projects(words: list[_Word], w: _Word) -> bool:
         return False  # "Aug. 31 , 1987"
     if _nac(words, h):
         return False  # flat inside a NAC: "(NAC Wayland , Mass. ,)"
+    if _small_clause_predicate(words, h) is not None and w.index > h.index:
+        return True  # "(S (NP her) (NP Cristal))"
     if _detached(words, w) or _apposed(words, w):
         return True
     if _head_cls(words, w) in ("N", "NUM", "CUR", "DET", "POS", "WH"):

@@ -71,6 +71,8 @@ _PREPOSITIONAL = {"including", "according", "excluding", "compared", "regarding"
 _BE_HAVE_DO = {"be", "am", "is", "are", "was", "were", "been", "being", "'s", "'re", "'m",
                "have", "has", "had", "having", "'ve", "'d", "do", "does", "did"}
 _BE = {"be", "am", "is", "are", "was", "were", "been", "being", "'s", "'re", "'m"}
+_NAMED = {"elected", "named", "called", "dubbed", "termed", "labeled", "appointed",
+          "designated", "considered", "renamed", "nicknamed", "titled", "deemed"}
 _SAYS = {"says", "said", "adds", "added", "asks", "asked", "notes", "noted", "writes", "wrote",
          "explains", "explained", "recalls", "recalled", "argues", "argued"}
 # nouns that take an infinitival complement ("the ability to pay", "efforts to sell"); after
@@ -732,7 +734,19 @@ def _noun(words: list[_Word], w: _Word, left: list[int] | None = None) -> _Plan:
             for e in left[k:]:
                 p.fixed[e] = lvl
             break
+    if p.labels[-1] != "PP" and _named(words, w):
+        p.add("S")  # "was elected (S (NP a director))"
     return p
+
+
+def _named(words: list[_Word], w: _Word) -> bool:
+    """The noun phrase after a passive verb of naming is a verbless clause whose subject
+    has moved: "was elected (S (NP a director))", "(VP named (S (NP Newsweek president)))"."""
+    if w.head < 0 or w.head > w.index or words[w.head].tag != "VBN" or \
+            words[w.head].form.lower() not in _NAMED:
+        return False
+    h = words[w.head]
+    return not any(words[d].cls in _NOMINAL for d in h.right if d < w.index)
 
 
 def _compared(words: list[_Word], w: _Word, left: list[int], p: _Plan) -> None:

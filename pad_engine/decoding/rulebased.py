@@ -166,6 +166,8 @@ def project(forms: list[str], tags: list[str], heads: list[int],
     for w in words:
         if _adjectival_participle(words, w):
             w.cls = "ADJ"
+        elif _relative_that(words, w):
+            w.cls = "WH"
     built: dict[int, LexNode] = {}
     for i in (m - 1 for m in bottom_up(heads)):  # each word after its dependents
         labels, level = _plan(words, words[i])
@@ -308,6 +310,19 @@ def _nominal_adjective(words: list[_Word], w: _Word) -> bool:
         for x in (words[d] for d in w.right))
 
 
+# nouns that take a that-clause complement ("the fact that prices rose"); after other
+# nouns a that-clause is a relative clause ("the amount (SBAR (WHNP that) it paid)")
+_THAT_NOUNS = {
+    "fact", "evidence", "fear", "hope", "sign", "signal", "speculation", "report", "finding",
+    "rumor", "announcement", "assumption", "belief", "claim", "idea", "view", "possibility",
+    "likelihood", "expectation", "statement", "message", "question", "understanding",
+    "recognition", "realization", "impression", "sense", "indication", "suggestion", "notion",
+    "concern", "argument", "assurance", "guarantee", "doubt", "word", "news", "charge",
+    "assertion", "estimate", "ruling", "rule", "demand", "confidence", "skepticism",
+    "implication", "inkling", "stand", "retort", "reflection", "conclusion", "warning",
+    "promise", "threat", "agreement", "condition", "requirement", "proposal", "allegation",
+    "complaint", "theory", "feeling", "knowledge", "point", "reason", "chance", "risk",
+}
 # participles that after "be" describe a state rather than a passive event ("is worried")
 _STATES = {"worried", "concerned", "mixed", "committed", "alarmed", "obsessed", "opposed",
            "excited", "frightened", "confused", "complicated", "pleased", "surprised",
@@ -331,6 +346,23 @@ def _adjectival_participle(words: list[_Word], w: _Word) -> bool:
     return w.form.lower() in _STATES or any(
         words[d].form.lower() in _DEGREES and not (words[d].left or words[d].right)
         for d in w.left)
+
+
+def _relative_that(words: list[_Word], w: _Word) -> bool:
+    """ "that" tagged as a complementizer that introduces a relative clause: after a noun
+    that takes no that-clause complement (:data:`_THAT_NOUNS`). Collins heads hang the
+    clause on "that"; content heads hang "that" on the clause's verb."""
+    if w.form.lower() != "that" or w.cls not in ("P", "SC") or w.head < 0:
+        return False
+    h = words[w.head]
+    if h.index < w.index and h.cls == "N" and _has_verb(words, w.right):
+        noun = h
+    elif h.index > w.index and h.cls in ("V", "AUX") and 0 <= h.head < w.index:
+        noun = words[h.head]
+    else:
+        return False
+    return noun.cls == "N" and noun.tag not in ("PRP", "EX") and \
+        _lemma(noun.form) not in _THAT_NOUNS
 
 
 def _listed(words: list[_Word], w: _Word) -> bool:

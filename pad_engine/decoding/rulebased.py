@@ -575,6 +575,19 @@ _SUBORDINATORS = {"while", "although", "though", "if", "unless", "once", "whethe
                   "whereas"}
 
 
+# adverb + preposition pairs that PTB keeps flat in one PP or SBAR ("(PP rather than ...)",
+# "(SBAR even though ...)"); other adverbs before a preposition are an ADVP ("(PP (ADVP
+# only) in Japan)", "(SBAR (ADVP partly) because ...)")
+_FUSED = {("rather", "than"), ("instead", "of"), ("because", "of"), ("more", "than"),
+          ("less", "than"), ("even", "though"), ("even", "if"), ("even", "after"),
+          ("even", "before"), ("just", "as"), ("so", "that"), ("well", "over")}
+
+
+def _fused(w: _Word, h: _Word) -> bool:
+    """Does the adverb ``w`` right before its preposition ``h`` form one word with it?"""
+    return h.index == w.index + 1 and (w.form.lower(), h.form.lower()) in _FUSED
+
+
 def _adverbial(words: list[_Word], w: _Word) -> bool:
     """A change by an amount ("closed (ADVP up (NP 31 cents))", "(ADVP off 2.6 %)") or "at
     all": PTB's ADVP where the word would otherwise head a PP, QP or ADJP."""
@@ -1036,8 +1049,7 @@ def _other(words: list[_Word], w: _Word) -> _Plan:
             return p
         if leaf and (cls == "NEG" or hc in ("ADJ", "ADV", "NUM", "CUR", "DET", "NEG")
                      or (hc in _NOMINAL and w.index < w.head)
-                     or (hc == "P" and h is not None and (_is_qp(words, h) or _has_verb(
-                         words, h.right)))  # "even though", "about 100"
+                     or (hc == "P" and h is not None and (_is_qp(words, h) or _fused(w, h)))
                      or (hc == "V" and h is not None and _prenominal(words, h))):
             return p
         p.add("ADVP")

@@ -1031,8 +1031,8 @@ def _other(words: list[_Word], w: _Word) -> _Plan:
             return p
         if leaf and hc in ("V", "AUX") and w.index < w.head and not w.rel:
             p.add("ADVP")  # "Overall , earnings soared"
-        elif _adverbial(words, w):
-            p.add("ADVP")  # "(ADVP off (NP 2.6 %))"
+        elif _adverbial(words, w) or w.form.lower() in ("later", "earlier", "relative"):
+            p.add("ADVP")  # "(ADVP off (NP 2.6 %))", "(ADVP two weeks later)"
         else:
             p.add("NP" if w.rel in _SUBJECT_RELS + ("obj", "iobj") else "ADJP")  # "most of"
             _compared(words, w, w.left, p)

@@ -976,7 +976,17 @@ def _is_qp(words: list[_Word], w: _Word) -> bool:
     """ "about 100", "more than 30": a preposition before a number inside a noun phrase."""
     h = words[w.head] if w.head >= 0 else None
     return (h is not None and h.cls in ("NUM", "CUR", "N") and w.index < w.head
-            and any(words[d].cls in ("NUM", "CUR") for d in w.right))
+            and any(words[d].cls in ("NUM", "CUR") for d in w.right)) or _heads_amount(words, w)
+
+
+def _heads_amount(words: list[_Word], w: _Word) -> bool:
+    """ "(NP (QP about # 15 billion))", "(QP more than six)": Collins heads make the
+    preposition of an approximate amount its head; its object is bare numbers."""
+    if w.cls != "P" or w.form.lower() not in _APPROX | {"between", "out"}:
+        return False
+    objs = [d for d in w.right if words[d].cls != "PUNCT"]
+    return bool(objs) and words[objs[0]].cls in ("NUM", "CUR") and \
+        not (words[objs[0]].left or words[objs[0]].right)
 
 
 def _detached(words: list[_Word], x: _Word) -> bool:
@@ -1079,6 +1089,14 @@ def _other(words: list[_Word], w: _Word) -> _Plan:
             p.add("SBAR")
         elif _is_qp(words, w):
             p.add("QP")
+            if _heads_amount(words, w) and not _prenominal(words, w):
+                outer = p.add("NP")  # "(NP (QP about $ 15 billion) (PP in Britain))"
+                for d in w.right:
+                    x = words[d]
+                    if x.left or x.right or x.cls not in ("NUM", "CUR", "CC", "N", "PUNCT"):
+                        p.fixed[d] = outer
+                    else:
+                        p.fixed.setdefault(d, 0)
         elif not objs and w.left or _adverbial(words, w):
             p.add("ADVP")  # "35 years ago", "(ADVP up (NP 31 cents))", "(ADVP at all)"
         else:

@@ -445,10 +445,16 @@ def _coordination(words: list[_Word], w: _Word) -> int | None:
         return None
     conj = next((d for d in right[start:] if words[d].cls not in ("PUNCT", "CC")), None)
     if conj is not None and w.cls in _NOMINAL and words[conj].cls in _NOMINAL:
-        while start >= 2 and words[right[start - 1]].form in (",", ";") and \
-                words[right[start - 2]].cls in _NOMINAL and not (
-                    w.cls in ("CUR", "NUM") and words[right[start - 2]].cls == "NUM"):
-            start -= 2  # (not the "million" of "$ 737.5 million , or $ 3.01 a share")
+        while start >= 2:  # "A , B , and C" and "A , B and C"
+            a, b = words[right[start - 2]], words[right[start - 1]]
+            if b.form in (",", ";") and a.cls in _NOMINAL and not (
+                    w.cls in ("CUR", "NUM") and a.cls == "NUM"):
+                start -= 2  # (not the "million" of "$ 737.5 million , or $ 3.01 a share")
+            elif a.form in (",", ";") and b.cls in _NOMINAL and not (
+                    w.cls in ("CUR", "NUM") and b.cls == "NUM"):
+                start -= 2
+            else:
+                break
     if start >= 1 and words[right[start - 1]].form in (",", ";"):
         start -= 1
     return start

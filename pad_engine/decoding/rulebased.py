@@ -444,14 +444,15 @@ def _coordination(words: list[_Word], w: _Word) -> int | None:
     if start is None:
         return None
     conj = next((d for d in right[start:] if words[d].cls not in ("PUNCT", "CC")), None)
-    if conj is not None and w.cls in _NOMINAL and words[conj].cls in _NOMINAL:
-        while start >= 2:  # "A , B , and C" and "A , B and C"
+    kind = _NOMINAL if w.cls in _NOMINAL else {"V", "AUX"} if w.cls in ("V", "AUX") else None
+    if conj is not None and kind and words[conj].cls in kind:
+        def item(x: _Word) -> bool:  # (not the "million" of "$ 737.5 million , or $ 3 ...")
+            return x.cls in kind and not (w.cls in ("CUR", "NUM") and x.cls == "NUM") and (
+                kind is _NOMINAL or x.tag == w.tag and x.tag == words[conj].tag)
+
+        while start >= 2:  # "A , B , and C" and "A , B and C" (nouns; verbs of one form)
             a, b = words[right[start - 2]], words[right[start - 1]]
-            if b.form in (",", ";") and a.cls in _NOMINAL and not (
-                    w.cls in ("CUR", "NUM") and a.cls == "NUM"):
-                start -= 2  # (not the "million" of "$ 737.5 million , or $ 3.01 a share")
-            elif a.form in (",", ";") and b.cls in _NOMINAL and not (
-                    w.cls in ("CUR", "NUM") and b.cls == "NUM"):
+            if b.form in (",", ";") and item(a) or a.form in (",", ";") and item(b):
                 start -= 2
             else:
                 break

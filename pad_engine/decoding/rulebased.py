@@ -232,8 +232,7 @@ class _Plan:
         exactly the d-parse, whatever the rules above decided."""
         if not self.labels and (w.left or w.right):
             self.labels.append(_PHRASE.get(w.cls, "X"))
-        if w.head >= 0 and w.left and w.right and self.labels and \
-                words[w.left[-1]].form in _OPEN and words[w.right[-1]].form in _CLOSE:
+        if w.head >= 0 and self.labels and _parenthetical(words, w):
             prn = self.add("PRN")  # ", for example ,", "( 1986 )": set off on both sides
             self.fixed[w.left[-1]] = self.fixed[w.right[-1]] = prn
         elif 0 <= w.head < w.index and w.left and self.labels and \
@@ -560,10 +559,17 @@ def _verb(words: list[_Word], w: _Word) -> _Plan:
                      else "SBARQ" if asks else "SBAR")
         for d in w.left[marker:]:
             p.fixed[d] = sbar
-    elif subject is not None and _finite_complement(words, w) or \
+    elif subject is not None and _finite_complement(words, w) and \
+            not _parenthetical(words, w) or \
             subject is None and _infinitival_relative(words, w):
         p.add("SBAR")
     return p
+
+
+def _parenthetical(words: list[_Word], w: _Word) -> bool:
+    """Set off on both sides by commas, dashes or brackets: ", traders said ,"."""
+    return bool(w.left and w.right) and words[w.left[-1]].form in _OPEN and \
+        words[w.right[-1]].form in _CLOSE
 
 
 def _inverted_question(words: list[_Word], w: _Word) -> bool:

@@ -73,6 +73,8 @@ _BE_HAVE_DO = {"be", "am", "is", "are", "was", "were", "been", "being", "'s", "'
 _BE = {"be", "am", "is", "are", "was", "were", "been", "being", "'s", "'re", "'m"}
 _NAMED = {"elected", "named", "called", "dubbed", "termed", "labeled", "appointed",
           "designated", "considered", "renamed", "nicknamed", "titled", "deemed"}
+_LOCATIVE = {"come", "comes", "came", "stand", "stands", "stood", "lie", "lies", "lay", "sit",
+             "sits", "sat", "remain", "remains", "remained", "follow", "follows", "followed"}
 _SAYS = {"says", "said", "adds", "added", "asks", "asked", "notes", "noted", "writes", "wrote",
          "explains", "explained", "recalls", "recalled", "argues", "argued"}
 # nouns that take an infinitival complement ("the ability to pay", "efforts to sell"); after
@@ -646,12 +648,15 @@ def _inverted(words: list[_Word], w: _Word, subject: int | None) -> bool:
     after = [d for d in w.right if words[d].cls != "PUNCT"]
     if not after or words[after[0]].cls not in _NOMINAL:
         return False
-    aux = w.form.lower() in _BE_HAVE_DO or w.cls == "AUX"
+    # "be" and verbs of place and motion invert after a fronted place or time: "Here are
+    # the figures", "On one side stand the forces", "Then came Oct. 13"
+    inverts = w.form.lower() in _BE_HAVE_DO or w.cls == "AUX" or w.form.lower() in _LOCATIVE
     before = [d for d in w.left if words[d].cls != "PUNCT"]
     if not before:  # "Says Gayle Key, a teacher, `` ...": a verb of saying first
         return w.form.lower() in _SAYS and any(words[d].cls in ("V", "AUX") for d in after[1:])
-    return any(words[d].cls in ("V", "AUX") or aux and words[d].cls == "P" and words[d].right
-               or aux and words[d].form.lower() in ("so", "nor", "neither") for d in before)
+    return any(words[d].cls in ("V", "AUX") or inverts and words[d].cls == "P" and words[d].right
+               or inverts and words[d].form.lower() in ("so", "nor", "neither", "here", "then")
+               for d in before)
 
 
 def _clause_role(words: list[_Word], w: _Word) -> bool:

@@ -1054,7 +1054,8 @@ def _other(words: list[_Word], w: _Word) -> _Plan:
     if cls in ("PUNCT", "CC") and leaf:
         return p
     if cls == "ADJ":
-        if leaf and (hc in _NOMINAL and w.index < w.head or hc in ("ADJ", "P")
+        if leaf and (hc in _NOMINAL and (w.index < w.head or words[w.index - 1].cls == "CC")
+                     or hc in ("ADJ", "P")  # "state and local taxes"
                      or hc == "ADV" and w.index > w.head):  # "almost entirely Western"
             return p
         if leaf and hc in ("V", "AUX") and w.index < w.head and not w.rel:

@@ -267,6 +267,9 @@ def _plan(words: list[_Word], w: _Word) -> tuple[list[str], dict[int, int]]:
             w.index < w.head and _head_cls(words, w) in _NOMINAL and w.cls in ("V", "ADJ")
             or _is_aux(words, w.index) and w.index < w.head):
         return [], {}  # "the expected number", UD "will go"
+    if not (w.left or w.right) and w.tag == "VBG" and 0 <= w.head < w.index and \
+            words[w.head].cls == "N":
+        return [], {}  # a gerund as a noun: "dollar buying", "construction and manufacturing"
     if not (w.left or w.right) and w.cls == "V" and 0 <= w.head < w.index and \
             words[w.head].cls == "V" and _listed(words, w):
         return [], {}  # "to modify or discontinue it", "encourage, promote or advocate": one VP
@@ -768,8 +771,8 @@ def _noun(words: list[_Word], w: _Word, left: list[int] | None = None) -> _Plan:
         if x.cls == "PUNCT":
             continue
         leaf = not (x.left or x.right)
-        if x.cls in ("POS", "CC") or (x.cls in ("N", "NUM") and leaf and not _detached(words, x)
-                                       and not _apposed(words, x)) \
+        if x.cls in ("POS", "CC") or (x.cls in ("N", "NUM") or x.tag == "VBG") and leaf and \
+                not _detached(words, x) and not _apposed(words, x) \
                 or _complement_clause(words, x):
             if post is None:
                 p.fixed[d] = base

@@ -606,16 +606,23 @@ def _fused(w: _Word, h: _Word) -> bool:
     return h.index == w.index + 1 and (w.form.lower(), h.form.lower()) in _FUSED
 
 
+def _sole_object(words: list[_Word], x: _Word) -> bool:
+    """Is ``x`` the only object of the preposition it depends on (and not "at least")?"""
+    h = words[x.head]
+    return h.index < x.index and [d for d in h.right if words[d].cls != "PUNCT"] == [x.index] \
+        and not _adverbial(words, h)
+
+
 def _adverbial(words: list[_Word], w: _Word) -> bool:
-    """A change by an amount ("closed (ADVP up (NP 31 cents))", "(ADVP off 2.6 %)") or "at
-    all": PTB's ADVP where the word would otherwise head a PP, QP or ADJP."""
+    """A change by an amount ("closed (ADVP up (NP 31 cents))", "(ADVP off 2.6 %)"), "at all"
+    or "at least": PTB's ADVP where the word would otherwise head a PP, QP or ADJP."""
     objs = [d for d in w.right if words[d].cls != "PUNCT"]
     if len(objs) != 1:
         return False
     x = words[objs[0]]
     low = w.form.lower()
     if low == "at":
-        return x.form.lower() == "all" and not (x.left or x.right)
+        return x.form.lower() in ("all", "least", "most") and not (x.left or x.right)
     return low in ("up", "down", "off") and (x.cls in ("NUM", "CUR") or any(
         words[d].cls in ("NUM", "CUR") for d in x.left))
 
@@ -1058,7 +1065,8 @@ def _other(words: list[_Word], w: _Word) -> _Plan:
         return p
     if cls == "ADJ":
         if leaf and (hc in _NOMINAL and (w.index < w.head or words[w.index - 1].cls == "CC")
-                     or hc in ("ADJ", "P")  # "state and local taxes"
+                     or hc == "ADJ"  # "state and local taxes"
+                     or hc == "P" and not _sole_object(words, w)  # but "(PP as (ADJP normal))"
                      or hc == "ADV" and w.index > w.head):  # "almost entirely Western"
             return p
         if leaf and hc in ("V", "AUX") and w.index < w.head and not w.rel:
@@ -1120,7 +1128,7 @@ def _other(words: list[_Word], w: _Word) -> _Plan:
                     else:
                         p.fixed.setdefault(d, 0)
         elif not objs and w.left or _adverbial(words, w):
-            p.add("ADVP")  # "35 years ago", "(ADVP up (NP 31 cents))", "(ADVP at all)"
+            p.add("ADVP")  # "35 years ago", "(ADVP up (NP 31 cents))", "(ADVP at least)"
         else:
             p.add("PP")
     elif cls in ("WH", "WADV"):

@@ -991,6 +991,8 @@ def _noun_projects(words: list[_Word], w: _Word) -> bool:
         return w.cls == "DET" and w.index > w.head
     if w.cls == "NUM" and h.cls == "ADJ" and h.index < w.index and h.head < h.index:
         return True  # "notes due (NP 2009)"
+    if h.cls == "ADJ" and w.index < h.index and _prenominal(words, h):
+        return False  # "an Irvine , Calif.-based maker"
     if w.cls == "NUM" and (h.cls in ("ADV", "ADJ") or h.cls == "P" and _is_qp(words, h)):
         return False
     if w.cls == "DET" and (h.cls in ("ADJ", "ADV") or _adverbial(words, h)):

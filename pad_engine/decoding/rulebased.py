@@ -686,7 +686,9 @@ def _clause_role(words: list[_Word], w: _Word) -> bool:
             not _is_aux(words, w.index):  # "(S Stung by the ads) , he unleashed"
         return True
     if h.cls in ("V", "AUX") and w.tag == "VBG" and h.form.lower() not in _BE_HAVE_DO:
-        return not any(words[d].cls == "CC" for d in h.right if d < w.index)
+        coord = _coordination(words, h) if w.index > h.index else None
+        return not any(words[d].cls == "CC" for d in h.right if d < w.index) and (
+            coord is None or w.index < h.right[coord])  # "initialing , amending and ..."
     if h.cls == "V" and w.tag == "VB" and w.index > h.index and \
             h.form.lower() not in _BE_HAVE_DO:  # a bare infinitive: "help (S (VP meet demand))"
         return not any(words[d].cls in ("CC", "PUNCT") for d in h.right if d < w.index)

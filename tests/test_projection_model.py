@@ -115,6 +115,16 @@ def test_no_warm_start_from_projections_with_other_labels(monkeypatch):
     assert "warm_start" not in model.training
 
 
+def test_a_few_trees_that_have_not_shown_every_label_still_get_the_projections():
+    examples = toy_examples()
+    one = examples[1]  # "I ate fish": S, NP and VP only, no PP or ADVP yet
+    model = train([one], epochs=0, bits=12)
+    assert add_projection_rules(model.grammar, examples) == 0  # judged by the grammar alone
+    assert add_projection_rules(model.grammar, examples, [one.lex]) > 0
+    warm = train([one], labels="projection", pool=examples, warm_start=3, bits=12, epochs=1)
+    assert warm.training["warm_start"] == 3
+
+
 def test_retrain_from_scratch_reads_the_projection_and_round_trips(tmp_path):
     examples = toy_examples()
     model = retraining.retrain(examples[:4], pool=examples)

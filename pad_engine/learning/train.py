@@ -23,7 +23,7 @@ from pad_engine.decoding.features import MAX_CONTEXT
 from pad_engine.decoding.grammar import LEFT_ATTACH, RIGHT_ATTACH, UNKNOWN_TAG, Grammar
 from pad_engine.decoding.model import DEFAULT_BITS, Model
 from pad_engine.decoding.parser import Encoded, chart_inputs, encode
-from pad_engine.decoding.rulebased import phrase_labels, project
+from pad_engine.decoding.rulebased import LABELS, phrase_labels, project
 from pad_engine.errors import Cancelled
 from pad_engine.trees.binarize import (
     HEAD_LEFT,
@@ -36,6 +36,7 @@ from pad_engine.trees.binarize import (
     phrase_of,
 )
 from pad_engine.trees.deptree import DepSentence, tree_problem
+from pad_engine.trees.edits import phrases
 from pad_engine.trees.lextree import LexNode, from_penn, induced_heads
 from pad_engine.trees.projectivize import projectivize
 from pad_engine.trees.structure import sentence_structure
@@ -160,36 +161,46 @@ def add_backoff_rules(grammar: Grammar) -> int:
     return len(grammar.binary) + len(grammar.unary) - before
 
 
-def add_projection_rules(grammar: Grammar, pool: Sequence[DepSentence]) -> int:
+def add_projection_rules(grammar: Grammar, pool: Sequence[DepSentence],
+                         corrected: Sequence[LexNode] = ()) -> int:
     """Widen the grammar with the rules of the rule-based projections of d-parsed sentences
     nobody corrected (the rest of the annotator's file): a few trees leave most sentences
     needing some rule none of them showed (50 PTB sample trees: 294 of the 518 test
     sentences), and the projection's rules derive them (:func:`pool_projections` says which
     sentences, and when none). Returns the number of rules added."""
     before = len(grammar.binary) + len(grammar.unary)
-    for tree, sent in pool_projections(grammar, pool):
+    for tree, sent in pool_projections(grammar, pool, corrected):
         grammar.observe(binarize(tree), sent.tags, learned=False)
     return len(grammar.binary) + len(grammar.unary) - before
 
 
-def pool_projections(grammar: Grammar, pool: Sequence[DepSentence]
-                     ) -> list[tuple[LexNode, DepSentence]]:
+def pool_projections(grammar: Grammar, pool: Sequence[DepSentence],
+                     corrected: Sequence[LexNode] = ()) -> list[tuple[LexNode, DepSentence]]:
     """The rule-based trees of the pool's d-parses, only where the projection's phrase
-    labels are the treebank's: none when fewer than :data:`KNOWN_SHARE` of their phrases
-    have labels the grammar's trees used (another treebank's labels). ``pool``: DepSentences,
-    or Examples (their forms, tags, heads and rels are read). At most :data:`POOL_LIMIT`
-    sentences, spread over the pool, are projected (0.3 ms each, for the model and again for
-    each fold of its cross-validation)."""
+    labels are the treebank's: at least :data:`KNOWN_SHARE` of their phrases have labels
+    the grammar's trees used, or of the ``corrected`` trees' phrases labels the projection
+    makes (a few trees have not shown every label yet); otherwise none (another treebank's
+    labels, such as Alpino's). ``pool``: DepSentences, or Examples (their forms, tags, heads
+    and rels are read). At most :data:`POOL_LIMIT` sentences, spread over the pool, are
+    projected (0.3 ms each, for the model and again for each fold of its cross-validation)."""
     trees = []
     for sent in _spread(pool, POOL_LIMIT):
         if tree_problem(sent.heads) is None:
             heads, _ = projectivize(sent.heads)
             trees.append((project(sent.forms, sent.tags, heads, sent.rels or None), sent))
-    known = {phrase_of(s) for s in grammar.symbols}
-    labels = Counter(label for tree, _ in trees for label in phrase_labels(tree))
-    if sum(n for label, n in labels.items() if label in known) < KNOWN_SHARE * labels.total():
+    made = Counter(label for tree, _ in trees for label in phrase_labels(tree))
+    used = Counter(node.label for tree in corrected for _, node in phrases(tree)
+                   if node.label != "TOP")
+    if _share(made, {phrase_of(s) for s in grammar.symbols}) < KNOWN_SHARE and \
+            _share(used, set(LABELS)) < KNOWN_SHARE:
         return []
     return trees
+
+
+def _share(labels: Counter, known: set[str]) -> float:
+    """The share of the counted labels that are ``known`` (0 when nothing was counted)."""
+    total = labels.total()
+    return sum(n for label, n in labels.items() if label in known) / total if total else 0.0
 
 
 def _spread(items: Sequence, limit: int) -> Sequence:
@@ -324,7 +335,8 @@ def train(
     for ex in examples:
         model.grammar.observe(ex.tree, ex.tags)
     model.projections.update(_projections(examples))
-    projected = pool_projections(model.grammar, pool) if pool else []
+    projected = pool_projections(model.grammar, pool, [ex.lex for ex in examples]) \
+        if pool else []
     warm = [example_from_lextree(tree, sent.forms) for tree, sent in
             _spread(projected, warm_start)] if warm_start else []
     for ex in warm:

@@ -98,6 +98,7 @@ def test_a_warm_start_trains_on_the_files_projections_first():
     model = train(examples[:2], warm_start=3, progress=seen.append, **options)
     assert model.training["warm_start"] == 3
     assert [(p.epoch, p.total) for p in seen] == [(0, 3), (1, 2), (2, 2)]
+    assert [p.share for p in seen] == [3 / 7, 5 / 7, 1.0]  # of every step, warm ones too
     assert seen[0].errors > 0  # the warm-start pass learned something
     cold = train(examples[:2], **options)
     assert "warm_start" not in cold.training

@@ -97,6 +97,7 @@ class Progress:
     total: int
     errors: int  # sentences whose loss-augmented decode differed from gold this epoch
     seconds: float
+    share: float = 0.0  # of all the steps of this training, warm-start pass included
 
 
 def _projections(examples: list[Example]) -> dict[str, str]:
@@ -386,6 +387,7 @@ def _fit(model: Model, warm: list[Example], examples: list[Example], epochs: int
     step = 1.0
     max_nodes = max((len(g[0]) for gs in golds for g in gs), default=1)
     buf = np.zeros(max(1, 4 * max_nodes * MAX_CONTEXT + 64), np.int64)
+    steps = max(1, len(warm) + epochs * len(examples))
     for epoch in range(0 if warm else 1, epochs + 1):
         errors = 0
         part = 0 if epoch == 0 else 1
@@ -411,7 +413,7 @@ def _fit(model: Model, warm: list[Example], examples: list[Example], epochs: int
             step += 1.0
             if progress is not None and (done % 50 == 0 or done == len(order)):
                 progress(Progress(epoch, epochs if epoch else 0, done, len(order), errors,
-                                  time.perf_counter() - start))
+                                  time.perf_counter() - start, (step - 1) / steps))
     return (weights - avg / step).astype(np.float32)
 
 

@@ -176,13 +176,11 @@ class Retraining:
                 p = event
                 if p.epoch == 0:
                     self._say(f"Training: starting from the projections of {p.total} of the "
-                              f"file's sentences, {p.done} done, {p.seconds:.1f} s",
-                              p.done / max(1, p.total))
+                              f"file's sentences, {p.done} done, {p.seconds:.1f} s", p.share)
                     return
-                step = (p.epoch - 1) * p.total + p.done
                 self._say(f"Training: epoch {p.epoch} of {p.epochs}, {p.done} of {p.total} "
                           f"sentences ({p.errors} still wrong this epoch), {p.seconds:.1f} s",
-                          step / max(1, p.epochs * p.total))
+                          p.share)
         elif event[0] == "trained":
             self._trained(*event[1:])
         elif not self.worker.cancelled:

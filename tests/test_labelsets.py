@@ -9,13 +9,8 @@ import pytest
 
 from pad_engine.cli import main
 from pad_engine.decoding.labelsets import parse_label_set
-from pad_engine.decoding.rulebased import (
-    LABELS,
-    RuleBasedEngine,
-    label_set,
-    learn_label_set,
-    project,
-)
+from pad_engine.decoding.projection import LABELS, project
+from pad_engine.decoding.rulebased import RuleBasedEngine, label_set, learn_label_set
 from pad_engine.errors import InputError
 from pad_engine.io.conll import format_conllx
 from pad_engine.resources import resource_path

@@ -12,7 +12,8 @@ from toy import toy_examples
 from pad_engine.decoding.features import span_label, stable_key
 from pad_engine.decoding.model import Model
 from pad_engine.decoding.parser import Parser, encode
-from pad_engine.decoding.rulebased import phrase_labels, project, projection_features
+from pad_engine.decoding.projection import project
+from pad_engine.decoding.rulebased import phrase_labels, projection_features
 from pad_engine.learning import retrain as retraining
 from pad_engine.learning.train import add_projection_rules, train
 from pad_engine.trees.lextree import to_line

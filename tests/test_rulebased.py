@@ -6,7 +6,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pad_engine.decoding.rulebased import LABELS, RuleBasedEngine, project
+from pad_engine.decoding.projection import LABELS, project
+from pad_engine.decoding.rulebased import RuleBasedEngine
 from pad_engine.errors import InputError
 from pad_engine.trees.deptree import DepSentence
 from pad_engine.trees.lextree import induced_heads, to_line

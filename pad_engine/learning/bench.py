@@ -97,7 +97,7 @@ def kbest_oracle_f1(parser: Parser, examples: list[Example], ks: tuple[int, ...]
 
 def rulebased_figures(examples: list[Example]) -> dict:
     """F1, precision, recall and speed (sentences/s) of the rule-based conversion."""
-    from pad_engine.decoding.rulebased import project
+    from pad_engine.decoding.projection import project
 
     gold = [to_line(ex.lex, ex.forms) for ex in examples]
     start = time.perf_counter()

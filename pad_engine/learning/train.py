@@ -23,7 +23,8 @@ from pad_engine.decoding.features import MAX_CONTEXT
 from pad_engine.decoding.grammar import LEFT_ATTACH, RIGHT_ATTACH, UNKNOWN_TAG, Grammar
 from pad_engine.decoding.model import DEFAULT_BITS, Model
 from pad_engine.decoding.parser import Encoded, chart_inputs, encode
-from pad_engine.decoding.rulebased import LABELS, phrase_labels, project
+from pad_engine.decoding.projection import LABELS, project
+from pad_engine.decoding.rulebased import phrase_labels
 from pad_engine.errors import Cancelled
 from pad_engine.trees.binarize import (
     HEAD_LEFT,

@@ -1,0 +1,58 @@
+"""A word's chain of phrases while the rules build it, and the one invariant that makes any
+plan a valid tree: dependent levels never decrease outward from the head, so every phrase is
+contiguous and the tree induces exactly the d-parse."""
+
+from __future__ import annotations
+
+from pad_engine.decoding.projection.words import _parenthetical, _Word
+
+# the phrase a word of each class projects where no rule says otherwise
+_PHRASE = {"N": "NP", "NUM": "NP", "CUR": "NP", "DET": "NP", "POS": "NP", "ADJ": "ADJP",
+           "ADV": "ADVP", "NEG": "ADVP", "P": "PP", "SC": "SBAR", "TO": "PP", "V": "VP",
+           "AUX": "VP", "WH": "WHNP", "WADV": "WHADVP", "PRT": "PRT", "CC": "CONJP",
+           "INTJ": "INTJ", "PUNCT": "PRN", "X": "X"}
+
+
+class _Plan:
+    """Levels under construction: labels bottom up, fixed dependent levels, the rest float."""
+
+    def __init__(self, labels: list[str]):
+        self.labels = labels
+        self.fixed: dict[int, int] = {}
+        self.top: int | None = None  # the level trailing punctuation goes to
+
+    def add(self, label: str) -> int:
+        self.labels.append(label)
+        return len(self.labels) - 1
+
+    def finish(self, words: list[_Word], w: _Word) -> tuple[list[str], dict[int, int]]:
+        """The labels and every dependent's level. Levels never decrease outward on either
+        side, so each level's phrase is contiguous: this is what makes the tree induce
+        exactly the d-parse, whatever the rules above decided."""
+        if not self.labels and (w.left or w.right):
+            self.labels.append(_PHRASE.get(w.cls, "X"))
+        if w.head >= 0 and self.labels and _parenthetical(words, w):
+            prn = self.add("PRN")  # ", for example ,", "( 1986 )": set off on both sides
+            self.fixed[w.left[-1]] = self.fixed[w.right[-1]] = prn
+        elif 0 <= w.head < w.index and w.left and self.labels and \
+                words[w.left[-1]].form == "--":
+            self.fixed[w.left[-1]] = self.add("PRN")  # "a high point -- (NP 33 days)"
+        level: dict[int, int] = {}
+        top = self.top if self.top is not None else len(self.labels) - 1
+        for side in (w.left, w.right):
+            # a floating dependent takes the level of the nearest fixed one farther out
+            # (trailing ones: punctuation to the top, others with the nearer ones)
+            farther: int | None = None
+            for d in reversed(side):
+                if d in self.fixed:
+                    farther = self.fixed[d]
+                    level[d] = farther
+                elif farther is not None:
+                    level[d] = farther
+                elif words[d].cls == "PUNCT":
+                    level[d] = top
+            low = 0
+            for d in side:  # nearest first: levels may only grow outward
+                low = max(low, level.get(d, low))
+                level[d] = low
+        return self.labels, level

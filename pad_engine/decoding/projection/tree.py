@@ -1,0 +1,103 @@
+"""The projection itself: each word's class, then its plan from the rule group its class
+calls for, then the phrases bottom up, each dependent attached at its planned level."""
+
+from __future__ import annotations
+
+from pad_engine.decoding.projection.clauses import _verb
+from pad_engine.decoding.projection.coordination import _bare, _listed
+from pad_engine.decoding.projection.modifiers import _other
+from pad_engine.decoding.projection.nominals import _noun
+from pad_engine.decoding.projection.plan import _Plan
+from pad_engine.decoding.projection.words import (
+    _NOMINAL,
+    _adjectival_participle,
+    _has_verb,
+    _head_cls,
+    _is_aux,
+    _leafish,
+    _nominal_adjective,
+    _prenominal,
+    _relative_that,
+    _Word,
+    word_class,
+)
+from pad_engine.trees.deptree import bottom_up
+from pad_engine.trees.lextree import LexNode
+
+# every phrase label the projection can produce
+LABELS = ("ADJP", "ADVP", "CONJP", "FRAG", "INTJ", "NAC", "NP", "PP", "PRN", "PRT", "QP", "S",
+          "SBAR", "SBARQ", "SINV", "SQ", "TOP", "VP", "WHADVP", "WHNP", "WHPP", "X")
+
+
+def project(forms: list[str], tags: list[str], heads: list[int],
+            rels: list[str] | None = None) -> LexNode:
+    """The rule-based tree of a projective d-parse (1-based heads, 0 = root), rooted in TOP.
+    Relations are used when given (UD names; anything else is ignored)."""
+    n = len(forms)
+    rels = [r.split(":")[0].lower() if r not in ("_", "") else "" for r in (rels or [])]
+    rels += [""] * (n - len(rels))
+    words = [_Word(i, word_class(tags[i], forms[i]), tags[i], forms[i], rels[i], heads[i] - 1)
+             for i in range(n)]
+    for w in words:
+        if w.cls == "N" and w.form.lower() == "that" and w.head >= 0 and \
+                words[w.head].rel == "acl":
+            w.cls = "WH"  # UD relative "that" (tagged PRON like the demonstrative)
+        if w.head >= 0:
+            h = words[w.head]
+            (h.left if w.index < w.head else h.right).append(w.index)
+    for w in words:
+        w.left.sort(reverse=True)
+        w.right.sort()
+    for w in words:
+        if _adjectival_participle(words, w):
+            w.cls = "ADJ"
+        elif _relative_that(words, w):
+            w.cls = "WH"
+    built: dict[int, LexNode] = {}
+    for i in (m - 1 for m in bottom_up(heads)):  # each word after its dependents
+        labels, level = _plan(words, words[i])
+        node = LexNode(tags[i], [], 0, i)
+        w = words[i]
+        for k, label in enumerate(labels):
+            lefts = [built[d] for d in reversed(w.left) if level[d] == k]
+            rights = [built[d] for d in w.right if level[d] == k]
+            node = LexNode(label, lefts + [node] + rights, len(lefts))
+        built[i] = node
+    root = built[heads.index(0)]
+    return LexNode("TOP", [root], 0)
+
+
+def _plan(words: list[_Word], w: _Word) -> tuple[list[str], dict[int, int]]:
+    """The phrase labels of ``w``'s chain (bottom up) and the level of each dependent."""
+    if not (w.left or w.right) and w.head >= 0 and (
+            w.index < w.head and _head_cls(words, w) in _NOMINAL and w.cls in ("V", "ADJ")
+            or _is_aux(words, w.index) and w.index < w.head):
+        return [], {}  # "the expected number", UD "will go"
+    if not (w.left or w.right) and w.tag == "VBG" and 0 <= w.head < w.index and \
+            words[w.head].cls == "N":
+        return [], {}  # a gerund as a noun: "dollar buying", "construction and manufacturing"
+    if not (w.left or w.right) and w.cls == "V" and 0 <= w.head < w.index and \
+            words[w.head].cls == "V" and _listed(words, w):
+        return [], {}  # "to modify or discontinue it", "encourage, promote or advocate": one VP
+    if w.cls == "V" and _prenominal(words, w) and not w.right:
+        plan = _Plan(["ADJP"])  # "recently diagnosed cancer"
+    elif w.cls in ("V", "AUX") or (w.cls == "TO" and _has_verb(words, w.right)):
+        plan = _verb(words, w)
+    elif w.cls in ("ADJ", "ADV", "NEG") and any(_is_aux(words, d) for d in w.left):
+        plan = _verb(words, w)  # UD copula: "is big" is headed by "big"
+    elif w.cls in _NOMINAL and any(_is_aux(words, d) for d in w.left):
+        plan = _verb(words, w)  # "is a man"
+    elif w.cls in _NOMINAL and w.cls != "WH" or w.cls == "ADJ" and _nominal_adjective(words, w):
+        plan = _noun(words, w)
+    else:
+        plan = _other(words, w)
+    cc = next((k for k, d in enumerate(w.left) if words[d].cls == "CC" and _leafish(
+        words, words[d]) and (words[d].rel == "cc" or words[d].tag == "CCONJ")), None)
+    if cc is not None and plan.labels and w.head >= 0 and w.index > w.head and \
+            not _bare(words, [w.index]):
+        # UD hangs the coordinator on the second conjunct: keep it (and the commas before
+        # it) out of the conjunct's own phrase, as PTB's "(NP (NP A) and (NP B))" does
+        level = plan.add(plan.labels[-1])
+        for d in w.left[cc:]:
+            plan.fixed[d] = level
+    return plan.finish(words, w)

@@ -74,7 +74,7 @@ def test_a_long_file_has_a_spread_of_its_sentences_projected(monkeypatch):
     examples = toy_examples()
     seen = []
     monkeypatch.setattr(training, "POOL_LIMIT", 3)
-    monkeypatch.setattr(training, "project", lambda forms, *rest: seen.append(forms)
+    monkeypatch.setattr(training, "projected_tree", lambda forms, *rest: seen.append(forms)
                         or project(forms, *rest))
     model = train(examples[:1], epochs=0, bits=12)
     add_projection_rules(model.grammar, examples)

@@ -24,11 +24,27 @@ from pad_engine.trees.projectivize import Lift, projectivize
 from pad_engine.trees.structure import is_projective_tree
 
 REMEMBERED = 16_384  # sentences whose projection_features are kept (a few kB each)
+TREES_REMEMBERED = 4_096  # sentences whose projected trees are kept (about 7 kB each)
 
 
 def phrase_labels(tree: LexNode) -> set[str]:
     """The labels of a tree's phrases (TOP left out)."""
     return {node.label for _, node in phrases(tree)} - {"TOP"}
+
+
+def projected_tree(forms: list[str], tags: list[str], heads: list[int],
+                   rels: list[str] | None = None) -> LexNode:
+    """:func:`~pad_engine.decoding.projection.project` of a projective d-parse, remembered
+    for the last :data:`TREES_REMEMBERED` sentences: a file's d-parses are projected for
+    every retraining, each fold of its cross-validation, and the features of its warm start
+    (the tree is shared: the caller must not change it)."""
+    return _projected_tree(tuple(forms), tuple(tags), tuple(heads), tuple(rels) if rels else ())
+
+
+@functools.lru_cache(maxsize=TREES_REMEMBERED)
+def _projected_tree(forms: tuple[str, ...], tags: tuple[str, ...], heads: tuple[int, ...],
+                    rels: tuple[str, ...]) -> LexNode:
+    return project(list(forms), list(tags), list(heads), list(rels) or None)
 
 
 def projection_features(forms: list[str], tags: list[str], heads: list[int],
@@ -49,7 +65,7 @@ def _projection_features(forms: tuple[str, ...], tags: tuple[str, ...], heads: t
     n = len(forms)
     if not forms or not is_projective_tree(np.asarray(heads, np.int64) - 1):
         return ["_"] * n, span_keys(n, {})
-    tree = project(list(forms), list(tags), list(heads), list(rels) or None)
+    tree = _projected_tree(forms, tags, heads, rels)
     chains: dict[tuple[int, int], str] = {}
     for _, node in phrases(tree.children[0]):  # pre-order: a chain lists its top first
         span = node.span()

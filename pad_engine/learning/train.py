@@ -23,8 +23,8 @@ from pad_engine.decoding.features import MAX_CONTEXT
 from pad_engine.decoding.grammar import LEFT_ATTACH, RIGHT_ATTACH, UNKNOWN_TAG, Grammar
 from pad_engine.decoding.model import DEFAULT_BITS, Model
 from pad_engine.decoding.parser import Encoded, chart_inputs, encode
-from pad_engine.decoding.projection import LABELS, project
-from pad_engine.decoding.rulebased import phrase_labels
+from pad_engine.decoding.projection import LABELS
+from pad_engine.decoding.rulebased import phrase_labels, projected_tree
 from pad_engine.errors import Cancelled
 from pad_engine.trees.binarize import (
     HEAD_LEFT,
@@ -171,32 +171,32 @@ def add_projection_rules(grammar: Grammar, pool: Sequence[DepSentence],
     sentences), and the projection's rules derive them (:func:`pool_projections` says which
     sentences, and when none). Returns the number of rules added."""
     before = len(grammar.binary) + len(grammar.unary)
-    for tree, sent in pool_projections(grammar, pool, corrected):
-        grammar.observe(binarize(tree), sent.tags, learned=False)
+    for ex in pool_projections(grammar, pool, corrected):
+        grammar.observe(ex.tree, ex.tags, learned=False)
     return len(grammar.binary) + len(grammar.unary) - before
 
 
 def pool_projections(grammar: Grammar, pool: Sequence[DepSentence],
-                     corrected: Sequence[LexNode] = ()) -> list[tuple[LexNode, DepSentence]]:
-    """The rule-based trees of the pool's d-parses, only where the projection's phrase
-    labels are the treebank's: at least :data:`KNOWN_SHARE` of their phrases have labels
-    the grammar's trees used, or of the ``corrected`` trees' phrases labels the projection
-    makes (a few trees have not shown every label yet); otherwise none (another treebank's
-    labels, such as Alpino's). ``pool``: DepSentences, or Examples (their forms, tags, heads
-    and rels are read). At most :data:`POOL_LIMIT` sentences, spread over the pool, are
-    projected (0.3 ms each, for the model and again for each fold of its cross-validation)."""
+                     corrected: Sequence[LexNode] = ()) -> list[Example]:
+    """The rule-based trees of the pool's d-parses as examples, only where the projection's
+    phrase labels are the treebank's: at least :data:`KNOWN_SHARE` of their phrases have
+    labels the grammar's trees used, or of the ``corrected`` trees' phrases labels the
+    projection makes (a few trees have not shown every label yet); otherwise none (another
+    treebank's labels, such as Alpino's). ``pool``: DepSentences, or Examples (their forms,
+    tags, heads and rels are read). At most :data:`POOL_LIMIT` sentences, spread over the
+    pool, are projected (0.3 ms each the first time, see ``rulebased.projected_tree``)."""
     trees = []
     for sent in _spread(pool, POOL_LIMIT):
         if tree_problem(sent.heads) is None:
             heads, _ = projectivize(sent.heads)
-            trees.append((project(sent.forms, sent.tags, heads, sent.rels or None), sent))
+            trees.append((projected_tree(sent.forms, sent.tags, heads, sent.rels), sent))
     made = Counter(label for tree, _ in trees for label in phrase_labels(tree))
     used = Counter(node.label for tree in corrected for _, node in phrases(tree)
                    if node.label != "TOP")
     if _share(made, {phrase_of(s) for s in grammar.symbols}) < KNOWN_SHARE and \
             _share(used, set(LABELS)) < KNOWN_SHARE:
         return []
-    return trees
+    return [example_from_lextree(tree, sent.forms, sent.rels) for tree, sent in trees]
 
 
 def _share(labels: Counter, known: set[str]) -> float:
@@ -339,14 +339,13 @@ def train(
     model.projections.update(_projections(examples))
     projected = pool_projections(model.grammar, pool, [ex.lex for ex in examples]) \
         if pool else []
-    warm = [example_from_lextree(tree, sent.forms) for tree, sent in
-            _spread(projected, warm_start)] if warm_start else []
+    warm = list(_spread(projected, warm_start)) if warm_start else []
     for ex in warm:
         model.grammar.observe(ex.tree, ex.tags)
     if backoff:
         add_backoff_rules(model.grammar)
-    for tree, sent in projected:
-        model.grammar.observe(binarize(tree), sent.tags, learned=False)
+    for ex in projected:
+        model.grammar.observe(ex.tree, ex.tags, learned=False)
     model.invalidate()
     model.weights = _fit(model, warm, examples, epochs, seed=seed, eta=eta, l1=l1,
                          margin=margin, progress=progress, cancel=cancel, start=start)
@@ -378,26 +377,27 @@ def _fit(model: Model, warm: list[Example], examples: list[Example], epochs: int
     the trees' epochs (on the last 500 sentences of the PTB sample's train split, 200 trees:
     F1 97.44, against 97.28 starting both afresh after the warm-start pass)."""
     rng = np.random.default_rng(seed)
-    data = [warm, examples]
-    encs = [[encode(model, ex.forms, ex.tags, ex.heads, ex.rels) for ex in d] for d in data]
-    golds = [[gold_derivation(model, ex, enc) for ex, enc in zip(d, e, strict=True)]
-             for d, e in zip(data, encs)]
+
+    def encoded(exs: list[Example]) -> list[tuple[Encoded, tuple]]:
+        encs = [encode(model, ex.forms, ex.tags, ex.heads, ex.rels) for ex in exs]
+        return [(enc, gold_derivation(model, ex, enc)) for ex, enc in zip(exs, encs)]
+
+    trees, warmed = encoded(examples), encoded(warm)
+    passes = ([(0, warmed)] if warm else []) + [(e, trees) for e in range(1, epochs + 1)]
     weights = model.weights.astype(np.float32, copy=True)
     sumsq = np.zeros(weights.shape[0], np.float64)
     avg = np.zeros(weights.shape[0], np.float64)
     step = 1.0
-    max_nodes = max((len(g[0]) for gs in golds for g in gs), default=1)
+    max_nodes = max((len(g[0]) for _, g in trees + warmed), default=1)
     buf = np.zeros(max(1, 4 * max_nodes * MAX_CONTEXT + 64), np.int64)
-    steps = max(1, len(warm) + epochs * len(examples))
-    for epoch in range(0 if warm else 1, epochs + 1):
+    steps = max(1, sum(len(items) for _, items in passes))
+    for epoch, items in passes:
         errors = 0
-        part = 0 if epoch == 0 else 1
-        order = rng.permutation(len(data[part]))
+        order = rng.permutation(len(items))
         for done, idx in enumerate(order, 1):
             if cancel is not None and cancel():
                 raise Cancelled()
-            enc = encs[part][idx]
-            gk, gs, gr, gc, gold_bin, gold_un = golds[part][idx]
+            enc, (gk, gs, gr, gc, gold_bin, gold_un) = items[idx]
             inp = chart_inputs(model, enc, EXACT, gold_bin=gold_bin, gold_un=gold_un,
                                loss_weight=margin, weights=weights)
             _, pk, ps, pr, pc, _, _ = decode(inp)

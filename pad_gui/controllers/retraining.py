@@ -174,13 +174,11 @@ class Retraining:
         if isinstance(event, Progress):
             if self.version is None and not self.worker.cancelled:
                 p = event
-                if p.epoch == 0:
-                    self._say(f"Training: starting from the projections of {p.total} of the "
-                              f"file's sentences, {p.done} done, {p.seconds:.1f} s", p.share)
-                    return
-                self._say(f"Training: epoch {p.epoch} of {p.epochs}, {p.done} of {p.total} "
-                          f"sentences ({p.errors} still wrong this epoch), {p.seconds:.1f} s",
-                          p.share)
+                doing = (f"starting from the projections of {p.total} of the file's "
+                         f"sentences, {p.done} done" if p.epoch == 0 else
+                         f"epoch {p.epoch} of {p.epochs}, {p.done} of {p.total} sentences "
+                         f"({p.errors} still wrong this epoch)")
+                self._say(f"Training: {doing}, {p.seconds:.1f} s", p.share)
         elif event[0] == "trained":
             self._trained(*event[1:])
         elif not self.worker.cancelled:

@@ -81,9 +81,10 @@ ACTIONS: tuple[Action, ...] = (
            ("Ctrl+Return", "Ctrl+Enter"), "Edit", 2, toolbar="Mark corrected"),
     Action("next-uncorrected", "&Next Uncorrected", "the next sentence not yet corrected",
            ("F8",), "View", toolbar="Next uncorrected"),
-    Action("least-sure", "Next Uncorrected: &Least Sure First",
+    Action("least-sure", "&Least Sure First",
            "Next uncorrected goes to the sentence the model is least sure of (the score margin "
-           "of its two best trees per word; short sentences first), not the next in file order",
+           "of its two best trees per word; short sentences first), not the next in file order, "
+           "and the list shows the sentences in that order (those not decoded yet last)",
            (), "View", checkable=True),
     Action("filter", "&Filter Sentences", "type words to show only the sentences with them",
            ("Ctrl+F",), "View"),

@@ -72,12 +72,29 @@ class SentenceModel(QAbstractTableModel):
 
 
 class SentenceFilter(QSortFilterProxyModel):
-    """Case-insensitive substring filter on the sentence text."""
+    """Case-insensitive substring filter on the sentence text, in file order or in the order
+    ``key`` gives each sentence (None: not known yet, after the others in file order)."""
 
     def __init__(self, parent=None):
         super().__init__(parent)
         self.setFilterKeyColumn(TEXT_COLUMN)
         self.setFilterCaseSensitivity(Qt.CaseInsensitive)
+        self.key: Callable[[int], tuple | None] | None = None
+
+    def order(self, key: Callable[[int], tuple | None] | None) -> None:
+        """Sort by ``key`` (kept up as rows change), or back to file order with None."""
+        self.key = key
+        self.invalidate()
+        self.sort(0 if key is not None else -1)
+
+    def lessThan(self, left, right) -> bool:
+        if self.key is None:
+            return left.row() < right.row()
+        return self._rank(left.row()) < self._rank(right.row())
+
+    def _rank(self, row: int) -> tuple:
+        key = self.key(row)
+        return (1, row) if key is None else (0, key)
 
 
 class SentencePanel(QWidget):

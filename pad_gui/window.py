@@ -186,7 +186,7 @@ class MainWindow(QMainWindow):
             "revert-label": ed.revert_label,
             "mark-corrected": w.toggle_corrected,
             "next-uncorrected": w.next_uncorrected,
-            "least-sure": lambda on=False: setattr(w, "least_sure_first", bool(on)),
+            "least-sure": self.least_sure_first,
             "filter": self.sentences.focus_filter,
             "zoom-in": lambda: view.zoom(1.25),
             "zoom-out": lambda: view.zoom(0.8),
@@ -258,6 +258,13 @@ class MainWindow(QMainWindow):
     def select_root(self) -> None:
         self.view.setFocus()
         self.scene.select_root()
+
+    def least_sure_first(self, on: bool = False) -> None:
+        """View > Least Sure First: Next uncorrected and the list's order both follow it."""
+        self.workspace.least_sure_first = bool(on)
+        self.sentences.proxy.order(self.workspace.sure_key if on else None)
+        if self.workspace.current >= 0:
+            self.sentences.select(self.workspace.current)
 
     # -- the workspace's events -----------------------------------------------------------
     def _opened(self) -> None:

@@ -317,3 +317,33 @@ def test_retrain_progress_moves_forward_during_training(window, qtbot):
     assert busy[0]  # before the first epoch: busy, not 0%
     assert len(set(training)) >= 10  # one step per epoch at least
     assert values == sorted(values) and values[-1] == bar.maximum()
+
+
+def test_least_sure_first_orders_the_list_and_next_uncorrected(window, qtbot):
+    """View > Least Sure First: once every sentence is decoded, the list shows them in the
+    order the model is least sure of them, F8 goes to the first uncorrected one of that
+    order, and unticking it brings file order back."""
+    from test_gui_app import menu_action
+
+    w, panel = window.workspace, window.sentences
+    n = len(w.session)
+    qtbot.waitUntil(lambda: all(w.session.scores(i) is not None for i in range(n)),
+                    timeout=60000)  # the background pass decodes the whole file
+
+    def shown() -> list[int]:
+        proxy = panel.proxy
+        return [proxy.mapToSource(proxy.index(r, 0)).row() for r in range(proxy.rowCount())]
+
+    assert shown() == list(range(n))
+    action = menu_action(window, "View", "Least Sure First")
+    action.trigger()
+    assert action.isChecked()
+    order = sorted(range(n), key=w.sure_key)
+    assert shown() == order != list(range(n))
+    current = w.current
+    press(qtbot, window, Qt.Key_F8)
+    assert w.current == next(i for i in order if i != current and not w.session.is_corrected(i))
+    row = panel.table.selectionModel().currentIndex().row()
+    assert shown()[row] == w.current  # the list follows the sentence on screen
+    action.trigger()
+    assert not action.isChecked() and shown() == list(range(n))

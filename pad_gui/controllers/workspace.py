@@ -108,6 +108,7 @@ class Workspace:
             return
         s.cache[key] = result
         _, idx, heads = key
+        self.row.emit(idx)  # its place in least-sure-first order is known now
         change = self.reattach.decoded(idx, heads)
         if change is not None:
             self._step(change, "reattach", "Re-attach word")
@@ -347,17 +348,21 @@ class Workspace:
             self.message.emit("Every sentence is corrected", SHORT)
             return
         if self.least_sure_first:
-            ranked = [(priority(m, len(s.sentences[i]), i), i) for i in left
-                      if (m := self._margin(i)) is not None]
+            ranked = [(key, i) for i in left if (key := self.sure_key(i)) is not None]
             if ranked:
                 self.show(min(ranked)[1])
                 return
         self.show(left[0])
 
-    def _margin(self, idx: int) -> float | None:
-        """How sure the model is of the sentence (None until it is decoded)."""
-        scores = self.session.scores(idx)
-        return None if scores is None else margin_of(scores, len(self.session.sentences[idx]))
+    def sure_key(self, idx: int) -> tuple | None:
+        """Where the sentence goes in least-sure-first order: short ones first, then the
+        smallest score margin per word (pad_engine's selection); None until decoded."""
+        s = self.session
+        scores = s.scores(idx) if s is not None else None
+        if scores is None:
+            return None
+        words = len(s.sentences[idx])
+        return priority(margin_of(scores, words), words, idx)
 
     def toggle_corrected(self) -> None:
         s, idx = self.session, self.current

@@ -32,9 +32,8 @@ _NEG = {"not", "n't", "never"}
 _PREPOSITIONAL = {"including", "according", "excluding", "compared", "regarding",
                   "concerning", "following"}
 
-_BE_HAVE_DO = {"be", "am", "is", "are", "was", "were", "been", "being", "'s", "'re", "'m",
-               "have", "has", "had", "having", "'ve", "'d", "do", "does", "did"}
 _BE = {"be", "am", "is", "are", "was", "were", "been", "being", "'s", "'re", "'m"}
+_BE_HAVE_DO = _BE | {"have", "has", "had", "having", "'ve", "'d", "do", "does", "did"}
 _QUANTITIES = {"many", "much", "more", "most", "less", "least", "few", "fewer", "several",
                "plenty"}
 _NOMINAL = {"N", "NUM", "CUR", "DET", "POS", "WH"}

@@ -15,6 +15,7 @@ from pad_engine.decoding.projection.words import (
     _is_marker,
     _is_subject,
     _parenthetical,
+    _unpunctuated,
     _Word,
 )
 
@@ -123,7 +124,7 @@ def _inverted_question(words: list[_Word], w: _Word) -> bool:
         return False
     if any(_is_subject(words, d) for d in w.left):
         return False
-    after = [d for d in w.right if words[d].cls != "PUNCT"]
+    after = _unpunctuated(words, w.right)
     return len(after) >= 2 and _is_subject(words, after[0]) and \
         words[after[1]].cls in ("V", "AUX", "ADJ") and \
         any(words[d].form == "?" for d in w.right + [len(words) - 1])
@@ -136,13 +137,13 @@ def _inverted(words: list[_Word], w: _Word, subject: int | None) -> bool:
     it and a quoted clause after the noun phrase."""
     if subject is not None or w.head >= 0 or w.cls not in ("V", "AUX"):
         return False
-    after = [d for d in w.right if words[d].cls != "PUNCT"]
+    after = _unpunctuated(words, w.right)
     if not after or words[after[0]].cls not in _NOMINAL:
         return False
     # "be" and verbs of place and motion invert after a fronted place or time: "Here are
     # the figures", "On one side stand the forces", "Then came Oct. 13"
     inverts = w.form.lower() in _BE_HAVE_DO or w.cls == "AUX" or w.form.lower() in _LOCATIVE
-    before = [d for d in w.left if words[d].cls != "PUNCT"]
+    before = _unpunctuated(words, w.left)
     if not before:  # "Says Gayle Key, a teacher, `` ...": a verb of saying first
         return w.form.lower() in _SAYS and any(words[d].cls in ("V", "AUX") for d in after[1:])
     return any(words[d].cls in ("V", "AUX") or inverts and words[d].cls == "P" and words[d].right

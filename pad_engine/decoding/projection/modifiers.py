@@ -15,6 +15,7 @@ from pad_engine.decoding.projection.words import (
     _is_marker,
     _is_subject,
     _prenominal,
+    _unpunctuated,
     _Word,
 )
 
@@ -85,7 +86,7 @@ def _other(words: list[_Word], w: _Word) -> _Plan:
             if hc in ("V", "AUX") and w.index > w.head:
                 p.add("PRT")
             return p
-        objs = [d for d in w.right if words[d].cls != "PUNCT"]
+        objs = _unpunctuated(words, w.right)
         clause = any(words[d].cls in ("V", "AUX") and not _object_clause(words, w, words[d])
                      or words[d].cls == "TO" and _has_verb(words, words[d].right)
                      for d in objs)
@@ -198,8 +199,8 @@ def _fused(w: _Word, h: _Word) -> bool:
 def _sole_object(words: list[_Word], x: _Word) -> bool:
     """Is ``x`` the only object of the preposition it depends on (and not "at least")?"""
     h = words[x.head]
-    return h.index < x.index and [d for d in h.right if words[d].cls != "PUNCT"] == [x.index] \
-        and not _adverbial(words, h)
+    return h.index < x.index and _unpunctuated(words, h.right) == [x.index] and \
+        not _adverbial(words, h)
 
 
 def _object_clause(words: list[_Word], p: _Word, x: _Word) -> bool:

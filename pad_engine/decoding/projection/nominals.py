@@ -14,6 +14,7 @@ from pad_engine.decoding.projection.words import (
     _is_marker,
     _lemma,
     _prenominal,
+    _unpunctuated,
     _Word,
 )
 
@@ -282,7 +283,7 @@ def _heads_amount(words: list[_Word], w: _Word) -> bool:
     preposition of an approximate amount its head; its object is bare numbers."""
     if w.cls != "P" or w.form.lower() not in _APPROX | {"between", "out"}:
         return False
-    objs = [d for d in w.right if words[d].cls != "PUNCT"]
+    objs = _unpunctuated(words, w.right)
     return bool(objs) and words[objs[0]].cls in ("NUM", "CUR") and \
         not (words[objs[0]].left or words[objs[0]].right)
 
@@ -290,7 +291,7 @@ def _heads_amount(words: list[_Word], w: _Word) -> bool:
 def _adverbial(words: list[_Word], w: _Word) -> bool:
     """A change by an amount ("closed (ADVP up (NP 31 cents))", "(ADVP off 2.6 %)"), "at all"
     or "at least": PTB's ADVP where the word would otherwise head a PP, QP or ADJP."""
-    objs = [d for d in w.right if words[d].cls != "PUNCT"]
+    objs = _unpunctuated(words, w.right)
     if len(objs) != 1:
         return False
     x = words[objs[0]]

@@ -202,6 +202,11 @@ def _has_verb(words: list[_Word], deps: list[int]) -> bool:
     return any(words[d].cls in ("V", "AUX") for d in deps)
 
 
+def _unpunctuated(words: list[_Word], deps: list[int]) -> list[int]:
+    """``deps`` without punctuation: a preposition's objects, the words around a verb."""
+    return [d for d in deps if words[d].cls != "PUNCT"]
+
+
 def _head_cls(words: list[_Word], w: _Word) -> str:
     """The class of ``w``'s head; "V" for the subject or an adverb of a UD predicate noun or
     adjective (left of its copula: "He had been a sales manager")."""

@@ -105,6 +105,7 @@ def _noun(words: list[_Word], w: _Word, left: list[int] | None = None) -> _Plan:
         coord = None  # "notes and bonds": one flat NP
     end = after if coord is None else coord
     post = None
+    pp = False  # a PP in the postmodifier NP so far
     for d in w.right[:end]:
         x = words[d]
         if x.cls == "PUNCT":
@@ -118,11 +119,12 @@ def _noun(words: list[_Word], w: _Word, left: list[int] | None = None) -> _Plan:
             continue
         if post is None:
             post = p.add("NP")
-        elif _set_off(words, x) and (x.cls in ("N", "NUM", "CUR", "DET") or any(
-                words[e].cls in ("WH", "WADV") for e in x.left)) and any(
-                p.fixed.get(e) == post and words[e].cls in ("P", "TO") for e in w.right):
+        elif pp and _set_off(words, x) and (x.cls in ("N", "NUM", "CUR", "DET") or any(
+                words[e].cls in ("WH", "WADV") for e in x.left)):
             post = p.add("NP")  # "(NP (NP (NP PS) (PP of New Hampshire)) , (SBAR which ...))"
+            pp = False
         p.fixed[d] = post
+        pp = pp or x.cls in ("P", "TO")
     if coord is not None:
         lvl = p.add("NP")
         for d in w.right[coord:after]:

@@ -218,8 +218,6 @@ def _range(words: list[_Word], w: _Word) -> bool:
 def _complement_clause(words: list[_Word], x: _Word) -> bool:
     """ "the ability to nominate", "evidence that prices rose": a clause that completes a noun
     sits beside it in one NP (relative clauses get an NP of their own)."""
-    if x.cls == "TO":
-        return _has_verb(words, x.right) and not _infinitival_relative(words, x)
     if x.form.lower() == "that" and x.cls in ("P", "SC"):
         return _has_verb(words, x.right)
     return x.cls in ("V", "AUX") and any(

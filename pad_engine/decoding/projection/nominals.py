@@ -12,8 +12,8 @@ from pad_engine.decoding.projection.words import (
     _head_cls,
     _is_aux,
     _is_marker,
-    _lemma,
     _prenominal,
+    _relativized,
     _unpunctuated,
     _Word,
 )
@@ -238,8 +238,7 @@ def _infinitival_relative(words: list[_Word], x: _Word) -> bool:
     complement (:data:`_TO_NOUNS`) modifies it as a relative clause with an empty wh-word."""
     if x.head < 0 or x.head > x.index or not _to_clause(words, x):
         return False
-    h = words[x.head]
-    return h.cls == "N" and h.tag not in ("PRP", "EX") and _lemma(h.form) not in _TO_NOUNS
+    return _relativized(words[x.head], _TO_NOUNS)
 
 
 def _noun_projects(words: list[_Word], w: _Word) -> bool:

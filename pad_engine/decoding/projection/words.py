@@ -156,8 +156,15 @@ def _relative_that(words: list[_Word], w: _Word) -> bool:
         noun = words[h.head]
     else:
         return False
+    return _relativized(noun, _THAT_NOUNS)
+
+
+def _relativized(noun: _Word, complement_nouns: set[str]) -> bool:
+    """Is a clause after ``noun`` a relative clause rather than its complement: is it a
+    common noun (not a pronoun) outside ``complement_nouns``, the nouns that take such a
+    clause ("the fact that", "the ability to")?"""
     return noun.cls == "N" and noun.tag not in ("PRP", "EX") and \
-        _lemma(noun.form) not in _THAT_NOUNS
+        _lemma(noun.form) not in complement_nouns
 
 
 def _leafish(words: list[_Word], x: _Word) -> bool:

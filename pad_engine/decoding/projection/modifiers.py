@@ -12,8 +12,8 @@ from pad_engine.decoding.projection.words import (
     _SUBJECT_RELS,
     _has_verb,
     _head_cls,
-    _is_marker,
     _is_subject,
+    _opened_by,
     _prenominal,
     _unpunctuated,
     _Word,
@@ -152,10 +152,7 @@ def _compared(words: list[_Word], w: _Word, left: list[int], p: _Plan) -> None:
             all(words[d].cls == "PUNCT" for d in left):
         return
     for k, d in enumerate(w.right):
-        x = words[d]
-        if x.form.lower() in ("than", "as") and x.right or any(
-                words[e].form.lower() in ("than", "as") and _is_marker(words, e, ("P", "SC"))
-                for e in x.left):
+        if _opened_by(words, words[d], ("than", "as"), ("P", "SC")):
             level = p.add(p.labels[-1])
             for e in w.right[:k]:
                 p.fixed.setdefault(e, len(p.labels) - 2)

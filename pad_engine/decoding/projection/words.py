@@ -98,9 +98,7 @@ def _nominal_adjective(words: list[_Word], w: _Word) -> bool:
         return False
     if not (w.left or w.right):
         return _head_cls(words, w) in ("V", "AUX")
-    return any(x.form.lower() in ("of", "than") and x.right or any(  # UD: "of" on the noun
-        words[e].form.lower() in ("of", "than") and _is_marker(words, e, ("P",)) for e in x.left)
-        for x in (words[d] for d in w.right))
+    return any(_opened_by(words, words[d], ("of", "than"), ("P",)) for d in w.right)
 
 
 # nouns that take a that-clause complement ("the fact that prices rose"); after other
@@ -203,6 +201,15 @@ def _is_marker(words: list[_Word], d: int, classes: tuple[str, ...]) -> bool:
     if x.rel and x.cls not in ("WH", "WADV"):
         return x.rel in ("case", "mark")
     return x.cls in classes
+
+
+def _opened_by(words: list[_Word], x: _Word, forms: tuple[str, ...],
+               classes: tuple[str, ...]) -> bool:
+    """Does the phrase of ``x`` open with one of ``forms`` ("of the risks", "than expected")?
+    Collins heads make that word the phrase's head, content heads hang it on ``x`` as a
+    marker (of ``classes``)."""
+    return x.form.lower() in forms and bool(x.right) or any(
+        words[e].form.lower() in forms and _is_marker(words, e, classes) for e in x.left)
 
 
 def _has_verb(words: list[_Word], deps: list[int]) -> bool:

@@ -103,10 +103,8 @@ def _other(words: list[_Word], w: _Word) -> _Plan:
                 outer = p.add("NP")  # "(NP (QP about $ 15 billion) (PP in Britain))"
                 for d in w.right:
                     x = words[d]
-                    if x.left or x.right or x.cls not in ("NUM", "CUR", "CC", "N", "PUNCT"):
-                        p.fixed[d] = outer
-                    else:
-                        p.fixed.setdefault(d, 0)
+                    p.fixed[d] = outer if x.left or x.right or \
+                        x.cls not in ("NUM", "CUR", "CC", "N", "PUNCT") else 0
         elif not objs and w.left or _adverbial(words, w):
             p.add("ADVP")  # "35 years ago", "(ADVP up (NP 31 cents))", "(ADVP at least)"
         else:

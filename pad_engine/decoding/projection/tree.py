@@ -69,16 +69,15 @@ def project(forms: list[str], tags: list[str], heads: list[int],
 
 def _plan(words: list[_Word], w: _Word) -> tuple[list[str], dict[int, int]]:
     """The phrase labels of ``w``'s chain (bottom up) and the level of each dependent."""
-    if not (w.left or w.right) and w.head >= 0 and (
-            w.index < w.head and _head_cls(words, w) in _NOMINAL and w.cls in ("V", "ADJ")
-            or _is_aux(words, w.index) and w.index < w.head):
-        return [], {}  # "the expected number", UD "will go"
-    if not (w.left or w.right) and w.tag == "VBG" and 0 <= w.head < w.index and \
-            words[w.head].cls == "N":
-        return [], {}  # a gerund as a noun: "dollar buying", "construction and manufacturing"
-    if not (w.left or w.right) and w.cls == "V" and 0 <= w.head < w.index and \
-            words[w.head].cls == "V" and _listed(words, w):
-        return [], {}  # "to modify or discontinue it", "encourage, promote or advocate": one VP
+    if not (w.left or w.right) and w.head >= 0:  # a bare word inside its head's phrase
+        if w.index < w.head:
+            if _head_cls(words, w) in _NOMINAL and w.cls in ("V", "ADJ") or \
+                    _is_aux(words, w.index):
+                return [], {}  # "the expected number", UD "will go"
+        elif w.tag == "VBG" and words[w.head].cls == "N":
+            return [], {}  # a gerund as a noun: "dollar buying", "construction and manufacturing"
+        elif w.cls == "V" and words[w.head].cls == "V" and _listed(words, w):
+            return [], {}  # "to modify or discontinue it", "encourage, promote or advocate": one VP
     if w.cls == "V" and _prenominal(words, w) and not w.right:
         plan = _Plan(["ADJP"])  # "recently diagnosed cancer"
     elif w.cls in ("V", "AUX") or (w.cls == "TO" and _has_verb(words, w.right)):

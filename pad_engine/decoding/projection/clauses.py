@@ -168,13 +168,20 @@ def _clause_role(words: list[_Word], w: _Word) -> bool:
             not _is_aux(words, w.index):  # "(S Stung by the ads) , he unleashed"
         return True
     if h.cls in ("V", "AUX") and w.tag == "VBG" and h.form.lower() not in _BE_HAVE_DO:
+        if _separated(words, h, w, ("CC",)):
+            return False
         coord = _coordination(words, h) if w.index > h.index else None
-        return not any(words[d].cls == "CC" for d in h.right if d < w.index) and (
-            coord is None or w.index < h.right[coord])  # "initialing , amending and ..."
+        return coord is None or w.index < h.right[coord]  # "initialing , amending and ..."
     if h.cls == "V" and w.tag == "VB" and w.index > h.index and \
             h.form.lower() not in _BE_HAVE_DO:  # a bare infinitive: "help (S (VP meet demand))"
-        return not any(words[d].cls in ("CC", "PUNCT") for d in h.right if d < w.index)
+        return not _separated(words, h, w, ("CC", "PUNCT"))
     return False
+
+
+def _separated(words: list[_Word], h: _Word, w: _Word, classes: tuple[str, ...]) -> bool:
+    """Does a word of ``classes`` stand among ``h``'s right dependents before ``w``? After
+    "and" or a quotation mark, ``w`` is a conjunct or a quotation, not ``h``'s complement."""
+    return any(words[d].cls in classes for d in h.right if d < w.index)
 
 
 def _finite_complement(words: list[_Word], w: _Word) -> bool:
@@ -190,5 +197,4 @@ def _finite_complement(words: list[_Word], w: _Word) -> bool:
     if w.tag not in _FINITE and w.cls != "AUX" and \
             not any(words[d].tag in _FINITE and _is_aux(words, d) for d in w.left):
         return False
-    between = [d for d in h.right if d < w.index]  # not after "and", nor a quotation
-    return not any(words[d].cls in ("CC", "PUNCT") for d in between)
+    return not _separated(words, h, w, ("CC", "PUNCT"))  # not after "and", nor a quotation

@@ -150,10 +150,11 @@ def _named(words: list[_Word], w: _Word) -> bool:
     """The noun phrase after a passive verb of naming (or the adjective after one of
     making) is a verbless clause whose subject has moved: "was elected (S (NP a
     director))", "(VP named (S (NP Newsweek president)))", "was made (S (ADJP public))"."""
-    if w.head < 0 or w.head > w.index or words[w.head].tag != "VBN" or \
-            words[w.head].form.lower() not in (_NAMED if w.cls != "ADJ" else _MADE):
+    if w.head < 0 or w.head > w.index:
         return False
     h = words[w.head]
+    if h.tag != "VBN" or h.form.lower() not in (_NAMED if w.cls != "ADJ" else _MADE):
+        return False
     return not any(words[d].cls in _NOMINAL for d in h.right if d < w.index)
 
 
@@ -257,7 +258,7 @@ def _noun_projects(words: list[_Word], w: _Word) -> bool:
         return True  # "(S (NP her) (NP Cristal))"
     if _detached(words, w) or _apposed(words, w):
         return True
-    if _head_cls(words, w) in ("N", "NUM", "CUR", "DET", "POS", "WH"):
+    if _head_cls(words, w) in _NOMINAL:
         return w.cls == "DET" and w.index > w.head
     if w.cls == "NUM" and h.cls == "ADJ" and h.index < w.index and h.head < h.index:
         return True  # "notes due (NP 2009)"

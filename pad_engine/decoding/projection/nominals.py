@@ -20,6 +20,8 @@ from pad_engine.decoding.projection.words import (
 
 _APPROX = {"than", "about", "around", "nearly", "roughly", "almost", "more", "less", "fewer",
            "some", "over", "under", "approximately"}
+# the prepositions that may head an amount (:func:`_heads_amount`), built once
+_AMOUNT_HEADS = _APPROX | {"between", "out"}
 _NAMED = {"elected", "named", "called", "dubbed", "termed", "labeled", "appointed",
           "designated", "considered", "renamed", "nicknamed", "titled", "deemed"}
 _MADE = _NAMED | {"made", "kept", "found", "left", "rendered", "held"}
@@ -203,17 +205,18 @@ def _range(words: list[_Word], w: _Word) -> bool:
     """ "$ 2 million to $ 3 million", "1 % to 2 %": an amount with "to" and another amount,
     one flat QP. Collins heads hang "to" and the second amount on the first; content heads
     hang "to" and the first amount on the second."""
-    def amount(x: _Word) -> bool:
-        return x.cls in ("NUM", "CUR") or x.form == "%"
-
-    if not amount(w):
+    if not _amount(w):
         return False
     for side in (w.right, w.left):  # nearest first: "to", then the other amount
         to = next((k for k, d in enumerate(side) if words[d].form.lower() == "to"
                    and not (words[d].left or words[d].right)), None)
-        if to is not None and to + 1 < len(side) and amount(words[side[to + 1]]):
+        if to is not None and to + 1 < len(side) and _amount(words[side[to + 1]]):
             return True
     return False
+
+
+def _amount(x: _Word) -> bool:
+    return x.cls in ("NUM", "CUR") or x.form == "%"
 
 
 def _complement_clause(words: list[_Word], x: _Word) -> bool:
@@ -281,7 +284,7 @@ def _is_qp(words: list[_Word], w: _Word) -> bool:
 def _heads_amount(words: list[_Word], w: _Word) -> bool:
     """ "(NP (QP about # 15 billion))", "(QP more than six)": Collins heads make the
     preposition of an approximate amount its head; its object is bare numbers."""
-    if w.cls != "P" or w.form.lower() not in _APPROX | {"between", "out"}:
+    if w.cls != "P" or w.form.lower() not in _AMOUNT_HEADS:
         return False
     objs = _unpunctuated(words, w.right)
     return bool(objs) and words[objs[0]].cls in ("NUM", "CUR") and \

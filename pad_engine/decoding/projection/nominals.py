@@ -114,8 +114,7 @@ def _noun(words: list[_Word], w: _Word, left: list[int] | None = None) -> _Plan:
             continue
         leaf = not (x.left or x.right)
         if x.cls in ("POS", "CC") or (x.cls in ("N", "NUM") or x.tag == "VBG") and leaf and \
-                not _detached(words, x) and not _apposed(words, x) \
-                or _complement_clause(words, x):
+                not _detached(words, x) or _complement_clause(words, x):
             if post is None:
                 p.fixed[d] = base
             continue
@@ -259,7 +258,7 @@ def _noun_projects(words: list[_Word], w: _Word) -> bool:
         return False  # flat inside a NAC: "(NAC Wayland , Mass. ,)"
     if _small_clause_predicate(words, h) is not None and w.index > h.index:
         return True  # "(S (NP her) (NP Cristal))"
-    if _detached(words, w) or _apposed(words, w):
+    if _detached(words, w):
         return True
     if _head_cls(words, w) in _NOMINAL:
         return w.cls == "DET" and w.index > w.head
@@ -306,10 +305,11 @@ def _adverbial(words: list[_Word], w: _Word) -> bool:
 
 
 def _detached(words: list[_Word], x: _Word) -> bool:
-    """A one-word dependent right after a comma, dash or bracket that follows its head (an
-    appositive: "Frederick Deane Jr. , 63 ,")."""
+    """A one-word dependent that is a noun phrase of its own beside its head: right after a
+    comma, dash or bracket that follows the head (an appositive: "Frederick Deane Jr. , 63
+    ,"), or :func:`_apposed`."""
     return x.head >= 0 and x.index - 1 > x.head and \
-        words[x.index - 1].form in (",", "--", "-LRB-", "(")
+        words[x.index - 1].form in (",", "--", "-LRB-", "(") or _apposed(words, x)
 
 
 def _apposed(words: list[_Word], x: _Word) -> bool:

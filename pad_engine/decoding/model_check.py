@@ -90,36 +90,6 @@ def read_model_file(path: str, fmt: str, version: int, oldest: int = 1
     return meta, np.ascontiguousarray(weights, dtype=np.float32)
 
 
-def read_archive(path: str, fmt: str, what: str, max_members: int, max_member_bytes: int,
-                 dtypes: dict[str, tuple[str, ...]]) -> tuple[dict, dict[str, np.ndarray]]:
-    """The JSON of member ``meta`` and every other member as a one-dimensional array, read
-    from the ``.npz`` file at ``path`` with the same safeguards as a PAD model (a regular
-    file, bounded members, no pickles, bounded JSON). ``dtypes`` maps a member name's last
-    dotted part (``index`` in ``arcs.index``) to the array types it may have; the metadata's
-    format name must be ``fmt``. ModelError names the file and the problem (``what`` the
-    kind of file, as the user knows it)."""
-    with _reading(path, what):
-        with _open_regular(path, what) as f:
-            with zipfile.ZipFile(f) as z:
-                names = [i.filename for i in z.infolist()]
-            f.seek(0)
-            raw = _members(f, dict.fromkeys(names, max_member_bytes + _NPY_HEADER_BYTES),
-                           max_members)
-        if "meta.npy" not in raw:
-            raise _Bad(f"not a PAD Studio {what} (no meta)")
-        meta = _json(_npy(raw.pop("meta.npy"), "meta", ("|u1",)).tobytes())
-        if meta.get("format") != fmt:
-            raise _Bad(f"not a PAD Studio {what} (format {_shown(meta.get('format'))})")
-        arrays = {}
-        for name, data in raw.items():
-            key = name.removesuffix(".npy")
-            allowed = dtypes.get(key.rpartition(".")[2])
-            if allowed is None:
-                raise _Bad(f"unexpected archive member {name}")
-            arrays[key] = _npy(data, key, allowed)
-    return meta, arrays
-
-
 class _reading:
     """Turn the problems of reading ``path`` into one ModelError line naming it."""
 

@@ -158,6 +158,10 @@ def damage(meta: dict, weights: np.ndarray, good: bytes) -> dict[str, tuple[byte
         "alpha 7": with_meta(lambda m: m.update(alpha=7), "alpha"),
         "headrules with a newline": with_meta(lambda m: m.update(headrules="a\nb"),
                                               "headrules"),
+        "headrules a path out of its folder": with_meta(  # issue 33, item 3
+            lambda m: m.update(headrules="nope/../../etc/passwd"), "headrules must name"),
+        "pos_column unknown": with_meta(lambda m: m.update(pos_column="lemma"),
+                                        "pos_column must be"),
         "training a list": with_meta(lambda m: m.update(training=[1]), "training"),
         "projection not a label": with_meta(
             lambda m: m["projections"].update(NN=["NP"]), "projection of NN"),
@@ -320,3 +324,21 @@ def test_good_models_still_load(base):
     model = Model.load(good)
     assert np.array_equal(model.weights, weights)
     assert model.grammar.symbols == meta["grammar"]["symbols"]
+
+
+def test_a_model_trained_with_a_table_of_the_users_records_its_name_and_loads(tmp_path):
+    """A model records the file name of the user's head table, never a path (a path in a
+    model file is refused: issue 33, item 3), so it loads back."""
+    from pad_engine.cli import main
+    from pad_engine.resources import resource_path
+
+    lines = resource_path("sample", "sample.heads.ptb").read_text().splitlines()[:6]
+    trees = tmp_path / "trees.mrg"
+    trees.write_text("\n".join(line.replace("*", "") for line in lines) + "\n")
+    table = tmp_path / "tables" / "mine.txt"
+    table.parent.mkdir()
+    table.write_text(resource_path("headrules", "collins.txt").read_text())
+    out = tmp_path / "mine.padmodel"
+    assert main(["train", str(trees), "-o", str(out), "--headrules", str(table),
+                 "--epochs", "1", "--bits", "16"]) == 0
+    assert Model.load(out).headrules == "mine.txt"

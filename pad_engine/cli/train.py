@@ -51,6 +51,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    import os
     import sys
 
     from pad_engine.decoding.model import DEFAULT_BITS
@@ -90,6 +91,8 @@ def run(args: argparse.Namespace) -> int:
             print(file=sys.stderr)
 
     headrules = "content" if args.deps else args.headrules
+    if headrules not in SHIPPED:  # a table of the user's: the model records its file name
+        headrules = os.path.basename(headrules)
     model = train(examples, epochs=args.epochs, seed=args.seed, headrules=headrules,
                   progress=report, backoff=args.backoff,
                   labels=_label_source(args),

@@ -46,6 +46,7 @@ import numpy as np
 
 from pad_engine.errors import ModelError
 from pad_engine.io.special import regular_file_problem
+from pad_engine.trees.headrules import SHIPPED
 
 MAX_FILE_BYTES = 256 << 20
 MAX_MEMBERS = 8
@@ -62,6 +63,7 @@ MAX_CHART_WIDTH = 65_536
 MAX_KNOWN_LABELS = 100_000
 MAX_COUNT = (1 << 31) - 1
 LABEL_SOURCES = ("deprel", "phrase", "projection")
+POS_COLUMNS = ("auto", "xpos", "upos")  # the tag columns read_conll reads (its ``pos``)
 _NPY_HEADER_BYTES = 1 << 16
 _CHUNK = 1 << 20
 _TAG = re.compile(rf"\S{{1,{MAX_LABEL_CHARS}}}")
@@ -246,9 +248,7 @@ def _check_fields(meta: dict, weights: np.ndarray) -> None:
     alpha = meta.get("alpha", 0.98)
     if type(alpha) not in (int, float) or not (math.isfinite(alpha) and 0 <= alpha <= 1):
         raise _Bad(f"alpha must be a number in 0..1, not {_shown(alpha)}")
-    headrules = meta.get("headrules", "collins")
-    if not isinstance(headrules, str) or not _NAME.fullmatch(headrules):
-        raise _Bad(f"headrules must name a head table, not {_shown(headrules)}")
+    _check_recorded(meta)
     if not isinstance(meta.get("training", {}), dict):
         raise _Bad("training must be a JSON object")
     projections = meta.get("projections", {})
@@ -263,6 +263,20 @@ def _check_fields(meta: dict, weights: np.ndarray) -> None:
     if not isinstance(grammar, dict):
         raise _Bad("grammar missing or not a JSON object")
     _check_grammar(grammar)
+
+
+def _check_recorded(meta: dict) -> None:
+    """The head table and tag column a model records: a shipped table's name or the file
+    name (no folder) of the user's own, which ``pad train`` records; a known column."""
+    headrules = meta.get("headrules", "collins")
+    if not isinstance(headrules, str) or not (headrules in SHIPPED or (
+            _NAME.fullmatch(headrules) and headrules not in (".", "..")
+            and not set(headrules) & set("/\\:"))):
+        raise _Bad(f"headrules must name a head table ({', '.join(SHIPPED)} or a table "
+                   f"file's name without its folder), not {_shown(headrules)}")
+    if meta.get("pos_column", "auto") not in POS_COLUMNS:
+        raise _Bad(f"pos_column must be {' or '.join(POS_COLUMNS)}, not "
+                   f"{_shown(meta['pos_column'])}")
 
 
 def _check_labels(labels: object) -> None:

@@ -54,7 +54,8 @@ class Workspace:
     ``message(text, ms)`` (0: until the next), ``navigated(idx)`` (another sentence is
     on screen), ``redraw(select, fit)`` (draw the sentence on screen again), ``row(idx)``
     (a sentence's status changed), ``ready()`` (a model decodes: see ``converter``),
-    ``step(Step)`` (an edit, for the undo stack), ``exported(message)``.
+    ``step(Step)`` (an edit, for the undo stack), ``exported(message)``, ``alarm(text)``
+    (an error the annotator must see at once: the project refused a write).
     """
 
     def __init__(self, engine: EngineThread, projects: Projects):
@@ -73,6 +74,7 @@ class Workspace:
         self.notice = ""  # what opening the project had to say (read-only, set aside)
         self.opened, self.problems, self.message, self.navigated = (Event() for _ in "1234")
         self.redraw, self.row, self.ready, self.step = (Event() for _ in "1234")
+        self.alarm = Event()
         engine.ready.connect(self._engine_ready)
         engine.decoded.connect(self._decoded)
 
@@ -184,16 +186,17 @@ class Workspace:
         self.close()  # lets go of this window's own lock first: reopening is no second writer
         try:
             opened = open_project(project)
+            opened.store.on_problem = self.alarm.emit
             try:
                 session = Session(path, result, opened.store, self.serial + 1)
             except sqlite3.Error as e:  # a row SQLite itself cannot read, or a lock
                 opened = recover(opened, e)
+                opened.store.on_problem = self.alarm.emit
                 session = Session(path, result, opened.store, self.serial + 1)
         except (sqlite3.Error, OSError) as e:
             if closing:
                 self.opened.emit()  # the previous file is closed: its views go
             return self._cannot_open(path, f"its project {project} cannot be used: {e}")
-        session.store.on_problem = lambda text: self.message.emit(text, 0)
         self.serial += 1
         self.engine.drop_pending()
         self.session = session
@@ -261,12 +264,15 @@ class Workspace:
         except (sqlite3.Error, OSError) as e:
             self.message.emit(f"Cannot save the project as {path}: {e}", LONG)
             return
+        waiting, s.store.unsaved = s.store.unsaved, []  # refused here: written there
         s.store.close()
         opened = open_project(path)
         s.store = opened.store
+        s.store.on_problem = self.alarm.emit
+        s.store.unsaved = waiting
+        s.store.flush()
         if s.store.meta(PARSER_META):
             s.store.set_meta(PARSER_META, parser_path(path).name)
-        s.store.on_problem = lambda text: self.message.emit(text, 0)
         self.projects.remember(s.path, path)
         self.message.emit(f"Project saved as {path}" + (f"; {opened.notice}"
                                                          if opened.notice else ""), SHORT)

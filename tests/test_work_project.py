@@ -116,6 +116,7 @@ def test_a_version_1_project_is_migrated_by_sentence_identity(sample, tmp_path):
             heads TEXT, tree TEXT, penn TEXT, seconds REAL NOT NULL DEFAULT 0, kept TEXT);
         CREATE TABLE event (id INTEGER PRIMARY KEY, idx INTEGER NOT NULL, kind TEXT NOT NULL,
             at REAL NOT NULL);
+        CREATE INDEX IF NOT EXISTS event_idx ON event (idx);
         INSERT INTO meta VALUES ('schema', '1');
     """)
     # written while sentence 1 was unreadable: positions are one less than now
@@ -134,6 +135,9 @@ def test_a_version_1_project_is_migrated_by_sentence_identity(sample, tmp_path):
     old = s.store.db.execute("SELECT COUNT(*) FROM sentence_v1").fetchone()[0]
     assert old == 2  # the old rows are kept as they were
     s.store.close()
+    again = open_project(project)  # the migrated schema is one the app made
+    assert again.notice == "" and again.store.meta("schema") == "2"
+    again.store.close()
 
 
 def test_the_sentence_list_shows_an_edited_state(sample, tmp_path):

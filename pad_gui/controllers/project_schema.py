@@ -18,12 +18,13 @@ import sqlite3
 
 from pad_gui.store import SCHEMA, SCHEMA_VERSION
 
+# version 1's tables, with the columns later versions add to them (ALTER TABLE ... ADD)
 VERSION_1 = """
 CREATE TABLE sentence (idx INTEGER PRIMARY KEY, words TEXT NOT NULL,
     status TEXT NOT NULL DEFAULT 'machine', chosen INTEGER NOT NULL DEFAULT 0, heads TEXT,
     tree TEXT, penn TEXT, seconds REAL NOT NULL DEFAULT 0, kept TEXT);
 CREATE TABLE event (id INTEGER PRIMARY KEY, idx INTEGER NOT NULL, kind TEXT NOT NULL,
-    at REAL NOT NULL);
+    at REAL NOT NULL, key TEXT);
 CREATE INDEX event_idx ON event (idx);
 """
 ADDED_LATER = {"sentence": {"kept"}, "event": {"key"}, "model_version": {"against",

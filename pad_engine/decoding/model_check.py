@@ -46,7 +46,6 @@ import numpy as np
 
 from pad_engine.errors import ModelError
 from pad_engine.io.special import regular_file_problem
-from pad_engine.trees.headrules import SHIPPED
 
 MAX_FILE_BYTES = 256 << 20
 MAX_MEMBERS = 8
@@ -266,14 +265,14 @@ def _check_fields(meta: dict, weights: np.ndarray) -> None:
 
 
 def _check_recorded(meta: dict) -> None:
-    """The head table and tag column a model records: a shipped table's name or the file
-    name (no folder) of the user's own, which ``pad train`` records; a known column."""
+    """The head table and tag column a model records: a name, never a path (a shipped
+    table's, or the file name of the user's own, which ``pad train`` records; nothing opens
+    it from the model), and a known column."""
     headrules = meta.get("headrules", "collins")
-    if not isinstance(headrules, str) or not (headrules in SHIPPED or (
-            _NAME.fullmatch(headrules) and headrules not in (".", "..")
-            and not set(headrules) & set("/\\:"))):
-        raise _Bad(f"headrules must name a head table ({', '.join(SHIPPED)} or a table "
-                   f"file's name without its folder), not {_shown(headrules)}")
+    if not isinstance(headrules, str) or not _NAME.fullmatch(headrules) or headrules in (
+            ".", "..") or set(headrules) & set("/\\:"):
+        raise _Bad("headrules must name a head table (a shipped one, such as collins, or "
+                   f"a table file's name without its folder), not {_shown(headrules)}")
     if meta.get("pos_column", "auto") not in POS_COLUMNS:
         raise _Bad(f"pos_column must be {' or '.join(POS_COLUMNS)}, not "
                    f"{_shown(meta['pos_column'])}")

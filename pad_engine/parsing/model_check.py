@@ -42,6 +42,7 @@ from pad_engine.decoding.model_check import (  # the archive safeguards of the P
     _unique,
 )
 from pad_engine.parsing.arcs import FILTER_BITS
+from pad_engine.parsing.tagger import DEFAULT_TAGGER_BITS
 
 WHAT = "text model"
 TAG_COLUMNS = ("xpos", "upos")
@@ -51,7 +52,7 @@ MAX_TAGS = 1024
 MAX_LABELS = 1024  # pad train-deps learns at most 200
 MAX_LABEL_CHARS = 256
 MAX_ARC_BITS = 26  # pad train-deps --bits: 16..26
-MAX_TAGGER_BITS = 24  # the trainer's default: 22
+MAX_TAGGER_BITS = DEFAULT_TAGGER_BITS  # what the trainer writes (no option changes it)
 MAX_LABEL_BITS = 20  # the trainer's: 18
 MAX_FILTER_SPAN = 1 << 24  # words; float32 holds every whole number up to here
 MAX_INFLATION = 16

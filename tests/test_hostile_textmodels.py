@@ -164,7 +164,6 @@ CRAFTED = {  # what the issue found accepted or crashing, and what now refuses i
     "negative indices": (_negative, "arcs.index: array of <i4"),
     "a table nobody reads": (lambda meta, members: meta["sizes"].update(extra=1 << 26),
                              "sizes must name the tables"),
-    "an unknown tag column": (_meta("parse_column", "lemma"), "parse_column must be xpos"),
 }
 
 

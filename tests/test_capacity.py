@@ -104,3 +104,22 @@ def test_saving_refuses_a_model_its_file_could_not_be_loaded_from(tmp_path):
     assert model.problem() is None
     model.save(tmp_path / "ok.padmodel")
     assert np.array_equal(Model.load(tmp_path / "ok.padmodel").weights, model.weights)
+
+
+def test_pad_train_refuses_in_one_line_before_its_first_epoch(monkeypatch, tmp_path, capsys):
+    from pad_engine.cli import main
+    from pad_engine.trees.lextree import to_line
+
+    trees = tmp_path / "toy.ptb"
+    trees.write_text("".join(to_line(ex.lex, ex.forms) + "\n" for ex in toy_examples()))
+    out = tmp_path / "toy.padmodel"
+    assert main(["train", str(trees), "-o", str(out), "--epochs", "1", "--bits", "16"]) == 0
+    out.unlink()
+    capsys.readouterr()
+    monkeypatch.setattr(capacity, "PACK_BUDGET", 1)
+    assert main(["train", str(trees), "-o", str(out), "--epochs", "1", "--bits", "16"]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "epoch" not in err, err
+    assert err.startswith("pad train: the grammar read off these trees is too large to decode")
+    assert "more than the decoder packs" in err and "--no-backoff" in err
+    assert not out.exists()

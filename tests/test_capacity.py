@@ -123,3 +123,13 @@ def test_pad_train_refuses_in_one_line_before_its_first_epoch(monkeypatch, tmp_p
     assert err.startswith("pad train: the grammar read off these trees is too large to decode")
     assert "more than the decoder packs" in err and "--no-backoff" in err
     assert not out.exists()
+
+
+def test_every_rule_id_the_decoder_makes_fits_its_int32_tables():
+    """The glue rules' ids follow the learned and unary ones (decoder.glue_rule_id), and the
+    chart stores rule ids as int32: the limits keep the largest inside."""
+    from pad_engine.decoding.decoder import glue_rule_id
+
+    nsym = capacity.MAX_SYMBOLS
+    largest = glue_rule_id(capacity.MAX_RULES, 0, nsym, nsym - 1, nsym - 1, 1)
+    assert largest < np.iinfo(np.int32).max

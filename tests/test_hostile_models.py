@@ -17,12 +17,14 @@ import sys
 import textwrap
 import warnings
 import zipfile
+from itertools import islice, product
 from pathlib import Path
 
 import numpy as np
 import pytest
 from toy import toy_examples
 
+from pad_engine.decoding.capacity import PACK_BUDGET, pack_bytes
 from pad_engine.decoding.model import Model
 from pad_engine.decoding.model_check import MAX_FEATURE_BITS, MAX_MEMBERS, MAX_TAGS
 from pad_engine.errors import ModelError
@@ -95,15 +97,16 @@ def damage(meta: dict, weights: np.ndarray, good: bytes) -> dict[str, tuple[byte
         at = encrypted.find(sig)
         encrypted[at + offset] |= 1
     ntags = len(g["tags"])
-    more_tags = [f"T{i}" for i in range(50 - ntags)]  # a tag set as large as the PTB's
-    many = 130_000  # about 2 MB of JSON
+    more_tags = [f"T{i}" for i in range(MAX_TAGS - ntags)]  # the most tags a model may have
+    many = 130_000  # about 2 MB of JSON, and more than the decoder packs over as many tags
+    assert pack_bytes(nsym + len(more_tags), MAX_TAGS, many) > PACK_BUDGET
 
     def extra_rules(m: dict) -> None:
         m["grammar"]["symbols"] += more_tags
         m["grammar"]["tags"] += more_tags
         n = len(m["grammar"]["symbols"])
-        m["grammar"]["binary"] = [[a, h, x, d] for a in range(n) for h in range(n)
-                                  for x in range(n) for d in (0, 1)][:many]
+        rules = product(range(n), range(n), range(n), (0, 1))
+        m["grammar"]["binary"] = [list(r) for r in islice(rules, many)]
 
     return {
         "empty file": (b"", "damaged or not a PAD Studio model"),
@@ -212,7 +215,8 @@ def damage(meta: dict, weights: np.ndarray, good: bytes) -> dict[str, tuple[byte
             lambda m: m["grammar"]["side_counts"].append([0, 10**6, 0, 1, 1]), "left row"),
         f"{200_000} tags": with_meta(grammar(tags=[f"T{i}" for i in range(200_000)]),
                                      f"1..{MAX_TAGS}"),
-        "2 MB of extra rules": with_meta(extra_rules, "more than the decoder packs"),
+        "2 MB of rules past the packing budget": with_meta(extra_rules,
+                                                           "more than the decoder packs"),
         "too many symbols for the chart": with_meta(
             lambda m: (m["grammar"]["symbols"].extend(f"X{i}" for i in range(4000)),
                        m["grammar"].update(max_unary=16)), "chart cell"),

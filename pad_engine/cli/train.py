@@ -55,6 +55,7 @@ def run(args: argparse.Namespace) -> int:
     import sys
 
     from pad_engine.decoding.model import DEFAULT_BITS
+    from pad_engine.decoding.model_check import MAX_FEATURE_BITS
     from pad_engine.errors import InputError
     from pad_engine.io.atomic import prepare_output
     from pad_engine.learning.train import train
@@ -62,8 +63,8 @@ def run(args: argparse.Namespace) -> int:
 
     if args.epochs < 1:
         raise InputError("--epochs must be at least 1")
-    if args.bits is not None and not 16 <= args.bits <= 24:
-        raise InputError(f"--bits must be between 16 and 24, got {args.bits}")
+    if args.bits is not None and not 16 <= args.bits <= MAX_FEATURE_BITS:
+        raise InputError(f"--bits must be between 16 and {MAX_FEATURE_BITS}, got {args.bits}")
     if args.hold_out and not args.deps:
         raise InputError("--hold-out needs --deps")
     if args.hold_out == 1 or args.hold_out < 0:

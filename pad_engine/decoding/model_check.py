@@ -24,11 +24,10 @@ file and the problem, and never blocks, inflates without bound or recurses witho
   attachment-side counts with rows in range, non-negative counts that are not both zero,
   below 2**31; ``max_unary`` in 1..``MAX_UNARY``; dependency labels from a known source,
   at most ``MAX_KNOWN_LABELS``;
-- sizes that cost time or memory later are bounded: (binary + unary rules) x (tags + 1),
-  the work of packing the grammar for the decoder, at most ``MAX_PACK_WORK`` (the PTB
-  sample model trained with ``--backoff``, 18,842 rules and 45 tags, is 0.87 million and
-  packs in 2.7 s); symbols x (max_unary + 1), the scores the decoder keeps per chart cell,
-  at most ``MAX_CHART_WIDTH`` (the bundled models: 440 and 339).
+- the grammar's sizes are within what the decoder holds (``capacity``: the memory packing
+  it takes, a chart cell's width), checked before its tables are read; the same limits
+  are what training checks before it trains and saving before it writes
+  (:func:`meta_problem`), so no model PAD Studio makes is refused here.
 """
 
 from __future__ import annotations
@@ -44,6 +43,13 @@ import zlib
 
 import numpy as np
 
+from pad_engine.decoding.capacity import (
+    MAX_RULES,
+    MAX_SYMBOLS,
+    MAX_TAGS,
+    MAX_UNARY,
+    grammar_problem,
+)
 from pad_engine.errors import ModelError
 from pad_engine.io.special import regular_file_problem
 
@@ -52,13 +58,7 @@ MAX_MEMBERS = 8
 MAX_META_BYTES = 16 << 20  # the bundled UD model's metadata: 0.26 MB
 MAX_JSON_DEPTH = 32  # the format itself nests 4 deep
 MIN_FEATURE_BITS, MAX_FEATURE_BITS = 8, 24  # pad train writes 16..24
-MAX_SYMBOLS = 4096
-MAX_TAGS = 1024
 MAX_LABEL_CHARS = 256
-MAX_UNARY = 16
-MAX_RULES = 1_000_000
-MAX_PACK_WORK = 5_000_000
-MAX_CHART_WIDTH = 65_536
 MAX_KNOWN_LABELS = 100_000
 MAX_COUNT = (1 << 31) - 1
 LABEL_SOURCES = ("deprel", "phrase", "projection")
@@ -237,6 +237,19 @@ def check_meta(meta: dict, weights: np.ndarray, fmt: str, version: int, oldest: 
         raise _Bad(f"damaged model metadata: {bad}") from None
 
 
+def meta_problem(text: bytes, weights: np.ndarray) -> str | None:
+    """What loading would refuse in a model's metadata (its UTF-8 JSON ``text``) and weights
+    (one line), or None: what training asks before it trains, and saving before it writes."""
+    if len(text) > MAX_META_BYTES:
+        return (f"its metadata is {len(text):,} bytes, more than a model file holds "
+                f"({MAX_META_BYTES:,})")
+    try:
+        _check_fields(_json(text), weights)
+    except _Bad as bad:
+        return str(bad)
+    return None
+
+
 def _check_fields(meta: dict, weights: np.ndarray) -> None:
     bits = _int(meta.get("feature_bits"), "feature_bits", MIN_FEATURE_BITS, MAX_FEATURE_BITS)
     if weights.shape != (1 << bits,):
@@ -314,26 +327,23 @@ def _check_grammar(g: dict) -> None:
     nb, nu = len(binary), len(unary)
     if nb + nu == 0:
         raise _Bad("the grammar has no rules")
-    if (nb + nu) * (ntags + 1) > MAX_PACK_WORK:
-        raise _Bad(f"{nb + nu} rules x {ntags + 1} tag rows is more than the decoder packs "
-                   f"({MAX_PACK_WORK})")
-    _table(g["binary_tags"], "binary rule tag", ("tag row", "rule"), (ntags, nb),
-           MAX_PACK_WORK)
-    _table(g["unary_tags"], "unary rule tag", ("tag row", "rule"), (ntags, nu), MAX_PACK_WORK)
+    max_unary = _int(g["max_unary"], "max_unary", 1, MAX_UNARY)
+    too_large = grammar_problem(nsym, ntags, nb + nu, max_unary)
+    if too_large:
+        raise _Bad(too_large)
+    # (row, rule) pairs and side-count keys are unique: more rows than these must repeat
+    _table(g["binary_tags"], "binary rule tag", ("tag row", "rule"), (ntags, nb), ntags * nb)
+    _table(g["unary_tags"], "unary rule tag", ("tag row", "rule"), (ntags, nu), ntags * nu)
     sides = _table(g["side_counts"], "side count", ("head row", "left row", "right row",
                    "left count", "right count"),
                    (ntags + 1, ntags + 1, ntags + 1, MAX_COUNT + 1, MAX_COUNT + 1),
-                   MAX_PACK_WORK, key=3)
+                   (ntags + 1) ** 3, key=3)
     if len(sides):
         total = sides[:, 3] + sides[:, 4]
         wrong = np.flatnonzero((total < 1) | (total > MAX_COUNT))
         if len(wrong):
             raise _Bad(f"side count {int(wrong[0])}: counts {sides[wrong[0], 3]} and "
                        f"{sides[wrong[0], 4]} (their sum must be 1..{MAX_COUNT})")
-    max_unary = _int(g["max_unary"], "max_unary", 1, MAX_UNARY)
-    if nsym * (max_unary + 1) > MAX_CHART_WIDTH:
-        raise _Bad(f"{nsym} symbols x {max_unary + 1} unary layers is more than a decoder "
-                   f"chart cell holds ({MAX_CHART_WIDTH})")
 
 
 def _table(value: object, what: str, columns: tuple[str, ...], bounds: tuple[int, ...],

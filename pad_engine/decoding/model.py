@@ -26,7 +26,7 @@ import numpy as np
 
 from pad_engine.decoding.grammar import Grammar, GrammarArrays
 from pad_engine.decoding.model_check import read_model_file
-from pad_engine.io.atomic import atomic_open
+from pad_engine.io.gate import write_bytes
 
 FORMAT = "pad-studio-model"
 VERSION = 4
@@ -97,8 +97,7 @@ class Model:
             weights=self.weights.astype(np.float32),
             meta=np.frombuffer(json.dumps(meta).encode("utf-8"), dtype=np.uint8),
         )
-        with atomic_open(path, "wb") as out:
-            out.write(buf.getvalue())
+        write_bytes(path, buf.getvalue())
 
     @classmethod
     def load(cls, path: str | Path) -> Model:

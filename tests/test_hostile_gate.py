@@ -213,8 +213,8 @@ def snapshot(path: Path) -> tuple:
 
 
 class Watchdog:
-    """Unblocks a reader waiting on ``fifo`` after ``seconds`` (by opening and closing its
-    write end) and remembers that it had to."""
+    """Unblocks a reader waiting on ``fifo`` every ``seconds`` (opening its write end, writing
+    a few bytes and closing it) and remembers that it had to."""
 
     def __init__(self, fifo: Path | None, seconds: float = HANG_SECONDS):
         self.fifo, self.hung, self.done = fifo, False, threading.Event()
@@ -227,6 +227,10 @@ class Watchdog:
             except OSError:
                 continue
             self.hung = True
+            try:
+                os.write(fd, b"\0" * 64)  # a reader that opened it read-write waits for data
+            except OSError:
+                pass
             os.close(fd)
 
     def __enter__(self) -> Watchdog:

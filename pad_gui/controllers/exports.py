@@ -89,6 +89,7 @@ def root_relations(old: list[int], new: list[int], rels: list[str]) -> list[str]
 def write_detached(session: Session, path: str) -> str:
     """Write the corrections that lost their sentence, one block each (what it was, why it
     is detached, its Penn tree): nothing the annotator confirmed is only in the project."""
+    refuse_input(session, path)
     items = session.detached()
     blocks = []
     for d in items:

@@ -25,6 +25,7 @@ from pad_engine.api import (
     choose,
     default_model_path,
     plan,
+    prepare_outputs,
     read_bytes,
     write_bytes,
 )
@@ -227,7 +228,9 @@ class ModelVersions:
     def export(self, version: int, path: str | Path) -> str:
         """Write a version's model file (atomically) for ``pad convert --model``; says
         what happened."""
+        session = self.workspace.session
         try:
+            prepare_outputs([path], [session.path, session.store.path] if session else [])
             if version == BUNDLED:
                 if (self.startup_path is None and self.choice is not None
                         and self.choice.path is None):

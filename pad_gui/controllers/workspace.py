@@ -300,7 +300,7 @@ class Workspace:
             return
         try:
             message = exports.write_detached(self.session, path)
-        except (OSError, PadError) as e:
+        except (OSError, ValueError, PadError) as e:
             message = f"Export failed: {e}"
         self._done_export(message)
 

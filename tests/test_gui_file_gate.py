@@ -143,3 +143,18 @@ def test_a_fifo_as_the_project_file_is_refused_not_waited_on(window, qtbot, tmp_
     assert not dog.hung, "the app waited on the FIFO"
     assert "not a regular file (a FIFO)" in said[-1] and str(project) in said[-1], said
     assert stat.S_ISFIFO(os.lstat(project).st_mode)
+
+
+@pytest.mark.parametrize("kind", ["device", "read-only", "input"])
+def test_the_screenshot_is_not_written_over_a_device_a_read_only_file_or_the_treebank(
+        qapp, tiny_model, sample, tmp_path, capsys, kind):
+    from pad_gui import app as app_module
+
+    target = sample if kind == "input" else hostile(tmp_path / "shot.png", kind)
+    before = snapshot(target)
+    code = app_module.main(["--model", str(tiny_model), "--screenshot", str(target),
+                            str(sample)])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert code == 1 and len(err) == 1, err
+    assert str(target) in err[0] and any(e in err[0] for e in KINDS[kind].split("|")), err
+    assert snapshot(target) == before

@@ -26,16 +26,16 @@ from pad_engine.io.atomic import atomic_open, prepare_output
 from pad_engine.io.special import file_kind, regular_file_problem
 
 TEXT_BYTES = 1 << 30  # a treebank, a text, an XML bank: the largest UD file is 0.15 GB
-TABLE_BYTES = 16 << 20  # a head table, a label set, a state record
+TABLE_BYTES = 16 << 20  # a head table, a label set
 _FLAGS = (os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
           | getattr(os, "O_CLOEXEC", 0))
 
-Path_ = str | os.PathLike[str]
+FilePath = str | os.PathLike[str]
 
 
 # -- reading ------------------------------------------------------------------------------
 
-def open_read(path: Path_, what: str = "", limit: int | None = TEXT_BYTES) -> BinaryIO:
+def open_read(path: FilePath, what: str = "", limit: int | None = TEXT_BYTES) -> BinaryIO:
     """``path`` opened for reading in binary, once it is known to be a regular file of at
     most ``limit`` bytes (None: any size, for a reader that streams); ``what`` names the
     kind of file in the messages ("model": "not read as a model")."""
@@ -56,7 +56,7 @@ def open_read(path: Path_, what: str = "", limit: int | None = TEXT_BYTES) -> Bi
     return os.fdopen(fd, "rb")
 
 
-def read_bytes(path: Path_, what: str = "", limit: int = TEXT_BYTES) -> bytes:
+def read_bytes(path: FilePath, what: str = "", limit: int = TEXT_BYTES) -> bytes:
     """The bytes of a regular file of at most ``limit`` bytes (see :func:`open_read`)."""
     with open_read(path, what, limit) as f:
         data = f.read(limit + 1)
@@ -71,7 +71,7 @@ def read_stream(stream: BinaryIO, name: str, limit: int = TEXT_BYTES) -> bytes:
     return data
 
 
-def check_inputs(files: Iterable[Path_ | None] = (), folders: Iterable[Path_ | None] = ()
+def check_inputs(files: Iterable[FilePath | None] = (), folders: Iterable[FilePath | None] = ()
                  ) -> None:
     """Refuse at once (InputError) a file among ``files`` that is not a regular file, or a
     folder among ``folders`` that is not a folder: a command asks before it does any work.
@@ -94,7 +94,7 @@ def check_inputs(files: Iterable[Path_ | None] = (), folders: Iterable[Path_ | N
             check_folder(path)
 
 
-def check_folder(path: Path_, what: str = "folder") -> None:
+def check_folder(path: FilePath, what: str = "folder") -> None:
     """InputError unless ``path`` is a folder (a FIFO or a device named as one is refused
     before anything looks inside)."""
     name = os.fspath(path)
@@ -126,7 +126,7 @@ def _bounded(size: int, name: str, what: str, limit: int | None) -> None:
 
 # -- writing ------------------------------------------------------------------------------
 
-def output_problem(path: Path_) -> str | None:
+def output_problem(path: FilePath) -> str | None:
     """Why ``path`` may not be written (None when it may): a special file or a folder, or
     permission bits that do not let this process write it or its folder."""
     name = os.fspath(path)
@@ -154,14 +154,14 @@ def output_problem(path: Path_) -> str | None:
     return None
 
 
-def check_output(path: Path_) -> None:
+def check_output(path: FilePath) -> None:
     """InputError naming ``path`` when :func:`output_problem` finds one."""
     problem = output_problem(path)
     if problem:
         raise InputError(problem, os.fspath(path))
 
 
-def prepare_outputs(outputs: Iterable[Path_ | None], inputs: Iterable[Path_ | None] = ()
+def prepare_outputs(outputs: Iterable[FilePath | None], inputs: Iterable[FilePath | None] = ()
                     ) -> None:
     """Before a run writes anything: refuse any of ``outputs`` (None: not given) that may
     not be written, that is one of ``inputs`` ("-" and None skipped) or that is the same
@@ -182,7 +182,7 @@ def prepare_outputs(outputs: Iterable[Path_ | None], inputs: Iterable[Path_ | No
         prepare_output(path, sources)
 
 
-def check_output_folder(path: Path_, inputs: Iterable[Path_] = ()) -> None:
+def check_output_folder(path: FilePath, inputs: Iterable[FilePath] = ()) -> None:
     """InputError when ``path`` cannot be the output folder of a run reading ``inputs``
     (folders): it exists and is not a folder, its bits forbid writing, or it is an input."""
     name = os.fspath(path)
@@ -207,7 +207,7 @@ def check_output_folder(path: Path_, inputs: Iterable[Path_] = ()) -> None:
 
 
 @contextmanager
-def open_write(path: Path_, mode: str = "w", encoding: str | None = "utf-8",
+def open_write(path: FilePath, mode: str = "w", encoding: str | None = "utf-8",
                newline: str | None = None) -> Iterator[IO]:
     """Write ``path`` atomically (``mode`` "w" or "wb", as :func:`atomic.atomic_open`) once
     :func:`check_output` allows it; checked again just before the temporary file replaces
@@ -225,19 +225,19 @@ def open_write(path: Path_, mode: str = "w", encoding: str | None = "utf-8",
                              os.fspath(path))
 
 
-def write_text(path: Path_, text: str, encoding: str = "utf-8") -> None:
+def write_text(path: FilePath, text: str, encoding: str = "utf-8") -> None:
     """Write ``text`` to ``path`` through :func:`open_write`, exactly as given."""
     with open_write(path, "w", encoding=encoding, newline="") as f:
         f.write(text)
 
 
-def write_bytes(path: Path_, data: bytes) -> None:
+def write_bytes(path: FilePath, data: bytes) -> None:
     """Write ``data`` to ``path`` through :func:`open_write`."""
     with open_write(path, "wb") as f:
         f.write(data)
 
 
-def append_text(path: Path_, text: str) -> None:
+def append_text(path: FilePath, text: str) -> None:
     """Append ``text`` (UTF-8) to a regular file, made if absent: a journal that grows by
     records, where a killed run loses at most the record it was writing."""
     check_output(path)

@@ -120,8 +120,8 @@ def _stat(name: str, what: str) -> os.stat_result:
 
 def _bounded(size: int, name: str, what: str, limit: int | None) -> None:
     if limit is not None and size > limit:
-        raise InputError(f"{size} bytes is more than a {what or 'input'} file may have "
-                         f"({limit})", name)
+        kind = f"a {what} file" if what else "an input file"
+        raise InputError(f"{size} bytes is more than {kind} may have ({limit})", name)
 
 
 # -- writing ------------------------------------------------------------------------------

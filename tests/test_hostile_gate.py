@@ -325,6 +325,7 @@ ALLOWED = {
         "the project file and Save Project As, checked by the workspace first",
     ("pad_engine/decoding/model_check.py", "z.open"): "a member of a model archive the gate "
                                                       "opened",
+    ("pad_gui/app.py", "buffer.open"): "a QBuffer in memory: the PNG goes to the gate's writer",
     ("pad_gui/window.py", "self.workspace.open"): "opens a treebank in the workspace, which "
                                                   "reads it through the gate",
 }

@@ -681,7 +681,7 @@ class _Parts:
                 for _, text, _ in parts:
                     out.write(text)
             before, after = os.stat(task.src), os.stat(task.dst)
-        except OSError as err:
+        except (OSError, PadError) as err:
             self._failed(task, str(err))
             return
         if (before.st_mtime_ns, before.st_size) != parts[0][2]:
@@ -730,8 +730,8 @@ def _keep_part(task: _Task, part: int, parts: int, piece: tuple) -> None:
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         write_text(path, json.dumps({"stamp": list(stamp), "text": text,
-                                            "result": asdict(result)}))
-    except OSError:
+                                     "result": asdict(result)}))
+    except (OSError, PadError):
         pass  # keeping it only saves work later
 
 

@@ -370,3 +370,27 @@ def test_a_raw_open_added_anywhere_is_caught(tmp_path):
                                                 encoding="utf-8")
     assert raw_calls(tmp_path) == ["pad_engine/io/penn.py:2: open",
                                    "pad_gui/x.py:2: p.write_bytes"]
+
+
+def test_convert_dir_fails_a_file_whose_output_is_special_or_read_only(world, tmp_path,
+                                                                       capsys):
+    src, out = tmp_path / "in", tmp_path / "out"
+    src.mkdir()
+    out.mkdir()
+    text = conll_text(toy_examples())
+    kinds = {"a": "FIFO", "b": "device", "c": "read-only"}
+    for name, kind in kinds.items():
+        (src / f"{name}.conllu").write_text(text)
+        hostile(out / f"{name}.mrg", kind)
+    (src / "d.conllu").write_text(text)
+    before = {n: snapshot(out / f"{n}.mrg") for n in kinds}
+    with Watchdog(out / "a.mrg"):
+        code = main(["convert-dir", str(src), str(out), "--model", str(world["model"]),
+                     "--jobs", "1"])
+    err = capsys.readouterr().err
+    assert code == 1
+    assert "a.conllu: failed: " in err and "a.mrg: not a regular file (a FIFO)" in err
+    assert "b.mrg: not a regular file (a character device)" in err
+    assert "c.mrg: read-only (mode 0444)" in err
+    assert {n: snapshot(out / f"{n}.mrg") for n in kinds} == before
+    assert (out / "d.mrg").read_text().count("(TOP") == len(toy_examples())

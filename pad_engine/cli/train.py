@@ -57,7 +57,7 @@ def run(args: argparse.Namespace) -> int:
     from pad_engine.decoding.model import DEFAULT_BITS
     from pad_engine.decoding.model_check import MAX_FEATURE_BITS
     from pad_engine.errors import InputError
-    from pad_engine.io.atomic import prepare_output
+    from pad_engine.io.gate import check_inputs, prepare_outputs
     from pad_engine.learning.train import train
     from pad_engine.trees.headrules import SHIPPED
 
@@ -73,8 +73,10 @@ def run(args: argparse.Namespace) -> int:
         raise InputError("--headrules has no effect with --deps: the d-parses give the heads")
     if args.headrules is None:
         args.headrules = "collins"
-    prepare_output(args.output, [*args.trees, *(args.deps or []),
-                                 *([args.headrules] if args.headrules not in SHIPPED else [])])
+    inputs = [*args.trees, *(args.deps or []),
+              args.headrules if args.headrules not in SHIPPED else None]
+    check_inputs(inputs)
+    prepare_outputs([args.output], inputs)
     held = []
     if args.deps:
         examples, held, made = _paired_examples(args)

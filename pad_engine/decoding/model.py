@@ -27,7 +27,7 @@ import numpy as np
 from pad_engine.decoding.grammar import Grammar, GrammarArrays
 from pad_engine.decoding.model_check import meta_problem, read_model_file
 from pad_engine.errors import ModelError
-from pad_engine.io.atomic import atomic_open
+from pad_engine.io.gate import write_bytes
 
 FORMAT = "pad-studio-model"
 VERSION = 4
@@ -81,8 +81,7 @@ class Model:
             weights=self.weights.astype(np.float32),
             meta=np.frombuffer(text, dtype=np.uint8),
         )
-        with atomic_open(path, "wb") as out:
-            out.write(buf.getvalue())
+        write_bytes(path, buf.getvalue())
 
     def problem(self) -> str | None:
         """Why the model's file would be refused on loading (a size the decoder cannot hold,

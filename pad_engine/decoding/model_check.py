@@ -35,9 +35,7 @@ from __future__ import annotations
 import io
 import json
 import math
-import os
 import re
-import stat
 import zipfile
 import zlib
 
@@ -50,8 +48,8 @@ from pad_engine.decoding.capacity import (
     MAX_UNARY,
     grammar_problem,
 )
-from pad_engine.errors import ModelError
-from pad_engine.io.special import regular_file_problem
+from pad_engine.errors import InputError, ModelError
+from pad_engine.io.gate import open_read
 
 MAX_FILE_BYTES = 256 << 20
 MAX_MEMBERS = 8
@@ -115,20 +113,9 @@ class _reading:
 
 def _open_regular(path: str, what: str = "model") -> io.BufferedReader:
     try:
-        st = os.stat(path)
-    except FileNotFoundError:
-        raise _Bad(f"no such {what} file") from None
-    problem = regular_file_problem(st)
-    if problem:
-        raise _Bad(f"{problem}: not read as a {what}")
-    if st.st_size > MAX_FILE_BYTES:
-        raise _Bad(f"{st.st_size} bytes is more than a model file may have ({MAX_FILE_BYTES})")
-    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
-    now = os.fstat(fd)
-    if (now.st_dev, now.st_ino) != (st.st_dev, st.st_ino) or not stat.S_ISREG(now.st_mode):
-        os.close(fd)
-        raise _Bad("the file changed while it was opened")
-    return os.fdopen(fd, "rb")
+        return open_read(path, what, MAX_FILE_BYTES)
+    except InputError as err:
+        raise _Bad(err.problem) from None
 
 
 def _members(f: io.BufferedReader, limits: dict[str, int], max_members: int

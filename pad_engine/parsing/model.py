@@ -25,7 +25,7 @@ from pathlib import Path
 
 import numpy as np
 
-from pad_engine.io.atomic import atomic_open
+from pad_engine.io.gate import write_bytes
 from pad_engine.parsing.arcs import sentence_arrays
 from pad_engine.parsing.features import fits_half
 from pad_engine.parsing.labels import predict_labels
@@ -148,8 +148,7 @@ class TextModel:
             arrays[f"{name}.value"] = values.astype(np.float16 if half else np.float32)
         buf = io.BytesIO()
         np.savez_compressed(buf, **arrays)
-        with atomic_open(path, "wb") as out:
-            out.write(buf.getvalue())
+        write_bytes(path, buf.getvalue())
 
     @classmethod
     def load(cls, path: str | Path) -> TextModel:

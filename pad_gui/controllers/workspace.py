@@ -17,9 +17,11 @@ from pad_engine.api import (
     InputError,
     Model,
     PadError,
+    check_inputs,
     edits,
     induced_heads,
     margin_of,
+    prepare_outputs,
     priority,
     read_for_annotation,
 )
@@ -185,6 +187,7 @@ class Workspace:
         closing = self.session is not None
         self.close()  # lets go of this window's own lock first: reopening is no second writer
         try:
+            check_inputs([project])  # SQLite would wait forever on a FIFO
             opened = open_project(project)
             opened.store.on_problem = self.alarm.emit
             try:
@@ -193,7 +196,7 @@ class Workspace:
                 opened = recover(opened, e)
                 opened.store.on_problem = self.alarm.emit
                 session = Session(path, result, opened.store, self.serial + 1)
-        except (sqlite3.Error, OSError) as e:
+        except (sqlite3.Error, OSError, PadError) as e:
             if closing:
                 self.opened.emit()  # the previous file is closed: its views go
             return self._cannot_open(path, f"its project {project} cannot be used: {e}")
@@ -257,11 +260,12 @@ class Workspace:
         if s is None:
             return
         try:
+            prepare_outputs([path], [s.path, s.store.path])
             s.store.copy_to(path)
             if s.store.meta(PARSER_META) and copy_parser(s.store.path, path) is None:
                 self.message.emit(f"The d-parser adapted in {s.store.path} is missing: "
                                   f"{path} will predict with the bundled one", LONG)
-        except (sqlite3.Error, OSError) as e:
+        except (sqlite3.Error, OSError, PadError) as e:
             self.message.emit(f"Cannot save the project as {path}: {e}", LONG)
             return
         waiting, s.store.unsaved = s.store.unsaved, []  # refused here: written there
@@ -292,7 +296,7 @@ class Workspace:
             return
         try:
             message = exports.write_dependencies(self.session, path)
-        except (OSError, ValueError) as e:
+        except (OSError, ValueError, PadError) as e:
             message = f"Export failed: {e}"
         self._done_export(message)
 
@@ -302,7 +306,7 @@ class Workspace:
             return
         try:
             message = exports.write_detached(self.session, path)
-        except OSError as e:
+        except (OSError, ValueError, PadError) as e:
             message = f"Export failed: {e}"
         self._done_export(message)
 

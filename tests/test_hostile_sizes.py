@@ -64,3 +64,35 @@ def test_deps_takes_a_psd_tree_100000_levels_deep(tmp_path):
     done = pad("deps", str(src), str(out), "--headrules", "icepahc")
     assert done.returncode == 0, done.stderr[-2000:]
     assert len(out.read_text().splitlines()) == DEEP + 1
+
+
+# -- a word or line longer than any reader takes --------------------------------------------
+LONG = 1_000_000  # characters: far past MAX_CHARS, small enough for today's code to take
+GOOD_CONLL = "1\tDogs\t_\tNOUN\tNNS\t_\t2\tnsubj\t_\t_\n2\tbark\t_\tVERB\tVBP\t_\t0\troot\t_\t_\n"
+TREES = "(S (NP (NNS dogs)) (VP (VBP bark)))\n(S (NP (NNS cats)) (VP (VBP sleep)))\n"
+
+
+def test_convert_refuses_a_long_word_by_line_and_converts_the_rest(tmp_path):
+    src, out = tmp_path / "long.conllu", tmp_path / "long.mrg"
+    bad = GOOD_CONLL.replace("Dogs", "x" * LONG)
+    src.write_text(GOOD_CONLL + "\n" + bad + "\n" + GOOD_CONLL + "\n")
+    done = pad("convert", str(src), "-o", str(out), "--rules")
+    assert done.returncode == 0, done.stderr[-2000:]
+    length = len(bad.split("\n")[0])
+    assert (f"skipped {src}:4: line of {length:,} characters: longer than the 10,000 a line "
+            "may have") in done.stderr
+    assert [bool(line) for line in out.read_text().splitlines()] == [True, False, True]
+
+
+@pytest.mark.parametrize("suffix", [".mrg", ".psd"])
+def test_train_refuses_a_long_word_or_label_by_line_and_trains_on_the_rest(tmp_path, suffix):
+    src, model = tmp_path / f"long{suffix}", tmp_path / "m.padmodel"
+    src.write_text(TREES.replace("dogs", "x" * LONG) + TREES.replace("(S", "(" + "S" * LONG, 1)
+                   + TREES)
+    done = pad("train", str(src), "-o", str(model), "--epochs", "1", "--bits", "16")
+    assert done.returncode == 0, done.stderr[-2000:]
+    skipped = [line for line in done.stderr.splitlines() if "skipped" in line]
+    assert [line.split("skipped ", 1)[1] for line in skipped] == [
+        f"{src}:1: word of {LONG:,} characters: longer than the 10,000 a word may have",
+        f"{src}:3: label of {LONG:,} characters: longer than the 10,000 a label may have"]
+    assert "4 trees, model written" in done.stderr

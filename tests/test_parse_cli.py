@@ -98,6 +98,26 @@ def test_bad_lines_are_reported_and_the_rest_converted(tmp_path, capsys, parser_
                         "U+0007 at column 5"]
 
 
+@pytest.mark.parametrize("kind", ["txt", "conll"])
+def test_a_line_too_long_is_refused_by_its_number(tmp_path, capsys, parser_file, kind):
+    word = "x" * 200_000
+    if kind == "txt":
+        text = f"Dogs bark .\n{word} .\nCats sleep .\n"
+    else:
+        good = "1\tDogs\t_\t_\t_\t_\t_\t_\t_\t_\n2\tbark\t_\t_\t_\t_\t_\t_\t_\t_\n"
+        text = good + "\n" + good.replace("Dogs", word) + "\n" + good
+    src = tmp_path / f"long.{kind}"
+    src.write_text(text)
+    code, out, err = _run(capsys, src, "--parser", parser_file, "--tokenize")
+    assert code == 0
+    assert [bool(line) for line in out.split("\n")[:3]] == [True, False, True]
+    line = 2 if kind == "txt" else 4
+    length = len(text.split("\n")[line - 1])
+    assert [x for x in err.splitlines() if "skipped" in x] == [
+        f"pad parse: skipped {src}:{line}: line of {length:,} characters: longer than the "
+        "10,000 a line may have"]
+
+
 def test_bad_conll_sentences_are_reported(tmp_path, capsys, parser_file):
     good = "1\tDogs\t_\t_\t_\t_\t_\t_\t_\t_\n2\tbark\t_\t_\t_\t_\t_\t_\t_\t_\n"
     src = tmp_path / "in.conll"

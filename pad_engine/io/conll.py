@@ -18,6 +18,7 @@ from typing import TextIO
 from pad_engine.errors import InputError
 from pad_engine.io.atomic import atomic_open
 from pad_engine.io.encoding import Decoded, read_text
+from pad_engine.io.limits import MAX_CHARS, control_in, control_problem, too_long
 from pad_engine.trees.deptree import DepSentence, tree_problem
 
 COLUMNS = ("ID", "FORM", "LEMMA", "UPOS", "XPOS", "FEATS", "HEAD", "DEPREL", "DEPS", "MISC")
@@ -160,6 +161,8 @@ def _parse_sentence(
     fallback = pos == "auto"
     expected = "1"
     for number, line in enumerate(lines, first):
+        if len(line) > MAX_CHARS:
+            raise InputError(too_long("line", len(line)), path, number)
         if line[0] == "#":
             is_conllu = True
             if sent_id is None and line.startswith("# sent_id"):
@@ -181,7 +184,11 @@ def _parse_sentence(
         if not (head.isdigit() and head.isascii()):
             raise InputError(f"HEAD {head!r} of word {expected} is not a non-negative integer",
                              path, number)
-        forms.append(cols[1])
+        form = cols[1]
+        if not form.isprintable() and (ctl := control_in(form)):  # isprintable: fast and rare
+            raise InputError(f"FORM of word {expected}: " +
+                             control_problem(ctl.group(), line.index(ctl.group())), path, number)
+        forms.append(form)
         tag = cols[tag_col]
         tags.append(cols[3] if fallback and tag == "_" else tag)
         heads.append(int(head))

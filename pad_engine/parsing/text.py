@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from pad_engine.errors import InputError
 from pad_engine.io.conll import COLUMNS
+from pad_engine.io.limits import MAX_CHARS, too_long
 from pad_engine.trees.deptree import tree_problem
 
 MAX_WORDS = 400  # longer sentences are refused: Eisner's O(n^3) would take seconds each
@@ -42,17 +43,21 @@ def tokenize(line: str) -> list[str]:
     abbreviations with their period (U.S., Mr.) and numbers (1,000.5) whole, straight
     double quotes as `` and ''."""
     tokens = _TOKEN.findall(line)
+    open_minus_closed = 0  # quotes opened so far less those closed, counted as they go
     for i, tok in enumerate(tokens):  # Penn quotes: `` opens, '' closes
         if tok == '"':
-            tokens[i] = "``" if i == 0 or _opens(line, tokens, i) else "''"
+            opens = i == 0 or tokens[i - 1] in _OPENERS or open_minus_closed <= 0
+            tokens[i] = "``" if opens else "''"
+        if tokens[i] == "``":
+            open_minus_closed += 1
+        elif tokens[i] == "''":
+            open_minus_closed -= 1
     return tokens
 
 
-def _opens(line: str, tokens: list[str], i: int) -> bool:
-    """Whether the i-th token, a double quote, opens a quotation (it follows a space or an
-    opening bracket), counting quotes so far when the spacing does not tell."""
-    return tokens[i - 1] in ("(", "[", "{", "``", "--", ":") or \
-        sum(t == "``" for t in tokens[:i]) <= sum(t == "''" for t in tokens[:i])
+# A double quote after one of these opens a quotation; elsewhere it opens one when no more
+# quotes were opened than closed before it (the spacing does not tell)
+_OPENERS = frozenset({"(", "[", "{", "``", "--", ":"})
 
 
 def read_text(text: str, path: str | None = None, *, tokenized: bool = True
@@ -67,6 +72,9 @@ def read_text(text: str, path: str | None = None, *, tokenized: bool = True
     out: list[TextSentence | InputError] = []
     for number, line in enumerate(lines, 1):
         if not line.strip():
+            continue
+        if len(line) > MAX_CHARS:
+            out.append(InputError(too_long("line", len(line)), path, number))
             continue
         bad = _CONTROL.search(line)
         if bad:
@@ -111,6 +119,8 @@ def _conll_sentence(block: list[str], first: int, path: str | None) -> TextSente
     cols_of: dict[str, list[str]] = {"upos": [], "xpos": []}
     heads: list[str] = []
     for number, line in enumerate(block, first):
+        if len(line) > MAX_CHARS:
+            raise InputError(too_long("line", len(line)), path, number)
         if line.startswith("#"):
             continue
         cols = line.split("\t")

@@ -131,6 +131,21 @@ def test_bad_conll_sentences_are_reported(tmp_path, capsys, parser_file):
     assert "2 of 4 sentences parsed" in err
 
 
+def test_conll_ranges_and_empty_nodes_are_checked(tmp_path, capsys, parser_file):
+    good = "1\tDogs\t_\t_\t_\t_\t_\t_\t_\t_\n2\tbark\t_\t_\t_\t_\t_\t_\t_\t_\n"
+    src = tmp_path / "ids.conllu"
+    src.write_text("1-2\tDogsbark\t_\t_\t_\t_\t_\t_\t_\t_\n" + good + "\n"
+                   "1-9\tDogsbark\t_\t_\t_\t_\t_\t_\t_\t_\n" + good + "\n"
+                   + good.replace("\n2", "\n0.1\tx\t_\t_\t_\t_\t_\t_\t_\t_\n2"))
+    code, out, err = _run(capsys, src, "--parser", parser_file)
+    assert code == 0
+    assert [bool(line) for line in out.split("\n")[:3]] == [True, False, False]
+    assert [x.split("skipped ")[1] for x in err.splitlines() if "skipped" in x] == [
+        f"{src}:5: multiword range 1-9 goes beyond the sentence's last word (2)",
+        f"{src}:10: empty node 0.1 is out of sequence (expected 1.1: empty node N.M follows "
+        "word N, and M counts from 1)"]
+
+
 def test_tokenize_and_kbest(tmp_path, capsys, parser_file):
     src = tmp_path / "in.txt"
     src.write_text("The committee doesn't approve budgets.\n")

@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass, field
 
 from pad_engine.errors import InputError
-from pad_engine.io.conll import COLUMNS
+from pad_engine.io.conll import COLUMNS, NonWordIds
 from pad_engine.io.limits import MAX_CHARS, too_long
 from pad_engine.trees.deptree import tree_problem
 
@@ -116,6 +116,7 @@ def _read_conll(lines: list[str], path: str | None) -> list[TextSentence | Input
 
 def _conll_sentence(block: list[str], first: int, path: str | None) -> TextSentence:
     forms: list[str] = []
+    non_words = NonWordIds(path)
     cols_of: dict[str, list[str]] = {"upos": [], "xpos": []}
     heads: list[str] = []
     for number, line in enumerate(block, first):
@@ -135,14 +136,9 @@ def _conll_sentence(block: list[str], first: int, path: str | None) -> TextSente
             raise InputError(f"control or undecodable character U+{ord(bad.group()):04X}",
                              path, number)
         wid = cols[0]
-        if not (wid.isdigit() and wid.isascii()):
-            if re.fullmatch(r"\d+-\d+|\d+\.\d+", wid):
-                continue  # a multiword range or an empty node
-            raise InputError(f"ID {wid!r} is not a word ID, a range like 3-4 or an empty "
-                             "node like 3.1", path, number)
-        if int(wid) != len(forms) + 1:
-            raise InputError(f"word ID {wid} is out of sequence (expected {len(forms) + 1})",
-                             path, number)
+        if wid != str(len(forms) + 1):  # a multiword range, an empty node or an error
+            non_words.check(wid, len(forms), number)
+            continue
         head = cols[6]
         if head != "_" and not (head.isdigit() and head.isascii()):
             raise InputError(f"HEAD {head!r} of word {wid} is neither a number nor _", path,
@@ -154,6 +150,7 @@ def _conll_sentence(block: list[str], first: int, path: str | None) -> TextSente
     problem = _length_problem(forms)
     if problem:
         raise InputError(problem, path, first)
+    non_words.finish(len(forms))
     sent = TextSentence(forms, first, lines=list(block))
     sent.tags = {col: tags for col, tags in cols_of.items() if "_" not in tags}
     if "_" not in heads:

@@ -11,6 +11,7 @@ import os
 import resource
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -96,3 +97,40 @@ def test_train_refuses_a_long_word_or_label_by_line_and_trains_on_the_rest(tmp_p
         f"{src}:1: word of {LONG:,} characters: longer than the 10,000 a word may have",
         f"{src}:3: label of {LONG:,} characters: longer than the 10,000 a label may have"]
     assert "4 trees, model written" in done.stderr
+
+
+@pytest.mark.usefixtures("isolated_settings")
+def test_the_app_opens_a_file_with_a_50_mb_word_without_freezing(qtbot, tiny_model, tmp_path):
+    """File > Open on a treebank with a 50 MB word: the other sentences load, the bad one is
+    in the Problems panel by its line, and the event loop never stops for long (a timer
+    ticking every 20 ms keeps ticking through opening and decoding)."""
+    from guikit import SAMPLE, answer_open_dialog
+    from PySide6.QtCore import QTimer
+    from test_gui_app import menu_action, new_window
+
+    blocks = SAMPLE.read_text(encoding="utf-8").split("\n\n")[:4]
+    bad = GOOD_CONLL.replace("Dogs", "x" * 50_000_000)
+    path = tmp_path / "huge.conllu"
+    path.write_text("\n\n".join(blocks[:2] + [bad.rstrip("\n")] + blocks[2:]) + "\n\n",
+                    encoding="utf-8")
+    bad_line = "\n\n".join(blocks[:2]).count("\n") + 3
+    window = new_window(qtbot, tiny_model)
+    ticks = [time.monotonic()]
+    timer = QTimer()
+    timer.timeout.connect(lambda: ticks.append(time.monotonic()))
+    timer.start(20)
+    answer_open_dialog(path)
+    menu_action(window, "File", "Open…").trigger()
+    qtbot.waitUntil(lambda: window.session is not None and window.decoded_current(),
+                    timeout=60000)
+    qtbot.wait(200)
+    timer.stop()
+    assert len(window.session) == 4
+    assert window.problems.rowCount() == 1
+    row = [window.problems.item(0, c).text() for c in range(3)]
+    assert row[:2] == [str(path), str(bad_line)]
+    length = len(bad.split("\n")[0])
+    assert row[2] == f"line of {length:,} characters: longer than the 10,000 a line may have"
+    longest = max(b - a for a, b in zip(ticks, ticks[1:]))
+    assert longest < 20, f"the event loop stood still for {longest:.0f} s"
+    window.close()

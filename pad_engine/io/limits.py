@@ -4,8 +4,8 @@ control characters no treebank format carries.
 A 50 MB "word" is a damaged or hostile file, not a word: let through, it would be hashed,
 drawn and written on every view and freeze the app. A NUL or other control character would
 go on raw into every file written from the sentence. Both cost only the sentence or tree
-they are in, named by file and line. Both scans run in C over the whole text, so a clean
-file (the usual case) pays next to nothing for them.
+they are in, named by file and line. The checks are cheap where reading is hot: a length
+compared per line, and ``str.isprintable`` (in C) before any search for a control character.
 """
 
 from __future__ import annotations

@@ -24,6 +24,9 @@ _TOKEN = re.compile(
     r"jun|jul|aug|sep|sept|oct|nov|dec)\.(?=\s+\w)|\d+(?:[.,:/]\d+)*|\w+(?=n['’]t\b)|"
     r"n['’]t\b|['’](?:s|re|ve|ll|d|m)\b|\w+(?:-\w+)*|\.\.\.|--|\S", re.IGNORECASE)
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ud800-\udfff]")
+# A double quote after one of these opens a quotation; elsewhere it opens one when no more
+# quotes were opened than closed before it (the spacing does not tell)
+_OPENERS = frozenset({"(", "[", "{", "``", "--", ":"})
 
 
 @dataclass
@@ -53,11 +56,6 @@ def tokenize(line: str) -> list[str]:
         elif tokens[i] == "''":
             open_minus_closed -= 1
     return tokens
-
-
-# A double quote after one of these opens a quotation; elsewhere it opens one when no more
-# quotes were opened than closed before it (the spacing does not tell)
-_OPENERS = frozenset({"(", "[", "{", "``", "--", ":"})
 
 
 def read_text(text: str, path: str | None = None, *, tokenized: bool = True

@@ -98,6 +98,9 @@ def test_layouts_and_wrappers():
     ("(ROOT dog)\n", 1, "word 'dog' has no preterminal of its own"),
     ("(S (NN a))\nhello there\n(S (NN b))\n", 2, "text outside brackets: 'hello'"),
     ("(S ((NN a)))\n", 1, "constituent without a label"),
+    ("(S (NN a))\n(S (NN a\x00b))\n", 2, "control character U+0000 at column 9"),
+    ("(S\n (NN " + "a" * 10_001 + "))\n", 2, "word of 10,001 characters: longer than the "
+     "10,000 a word may have"),
 ])
 def test_bad_input_names_file_line_and_problem(text, line, message):
     with pytest.raises(InputError) as info:

@@ -115,10 +115,9 @@ def _scan(lines: list[str], first: int, path: str | None, on_error: str, result:
                 fail(undecodable, number)
                 undecodable = None
                 stray = stray or not stack  # said already: not "text outside brackets" too
-            if control is not None and control_in(tok):
+            if control is not None and stack and control_in(tok):  # outside: stray text
                 fail(control, number)
                 control = None
-                stray = stray or not stack
             if tok == "(":
                 stray = False
                 if not stack:

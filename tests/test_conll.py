@@ -9,6 +9,7 @@ import os
 import conllu
 import pytest
 
+from pad_engine.cli import main
 from pad_engine.errors import InputError
 from pad_engine.io.atomic import atomic_open, atomic_write_text
 from pad_engine.io.conll import (
@@ -240,6 +241,10 @@ BAD_CASES = {
     "no_root": (_sentence("1 a 2", "2 b 1"), 0, ["no root"]),
     "empty_form": ("1\t\t_\tUH\tUH\t_\t0\troot\t_\t_\n", 1, ["empty FORM column"]),
     "no_words": ("# sent_id = 1\n", 0, ["no word lines"]),
+    "range_beyond": ("1-9\tab\t_\t_\t_\t_\t_\t_\t_\t_\n" + _sentence("1 a 0"), 1,
+                     ["range 1-9", "beyond the sentence's last word (1)"]),
+    "empty_misplaced": (_sentence("1 a 0") + "0.1\tz\t_\tX\tX\t_\t_\t_\t_\t_\n", 2,
+                        ["empty node 0.1", "expected 1.1"]),
 }
 
 
@@ -255,6 +260,61 @@ def test_bad_input_names_file_line_and_problem(case):
     assert str(err).startswith(f"bad.conllu:{line}: ")
     for word in words:
         assert word in err.problem
+
+
+def _ud(*rows: str) -> str:
+    """CoNLL-U lines from "ID FORM HEAD" rows; a range or an empty node has HEAD "_"."""
+    return "".join(f"{wid}\t{form}\t_\t{'_' if head == '_' else 'NOUN'}\t_\t_\t{head}\t"
+                   f"{'_' if head == '_' else 'dep'}\t_\t_\n"
+                   for wid, form, head in (row.split(" ") for row in rows))
+
+
+UD_GOOD = _ud("1-2 don't _", "1 do 0", "2 n't 1", "2.1 X _", "2.2 Y _", "3 go 1")
+# case: (sentence, line of the error within it, what the message says), as validate.py has it
+UD_ID_CASES = {
+    "range_beyond_the_words": (_ud("1-9 one _", "1 one 0"), 1,
+                               "multiword range 1-9 goes beyond the sentence's last word (1)"),
+    "range_reversed": (_ud("2-1 ab _", "1 a 0", "2 b 1"), 1,
+                       "multiword range 2-1 must start before it ends"),
+    "range_of_one_word": (_ud("1-1 a _", "1 a 0"), 1,
+                          "multiword range 1-1 must start before it ends"),
+    "ranges_overlap": (_ud("1-3 abc _", "1 a 0", "2-3 bc _", "2 b 1", "3 c 1"), 3,
+                       "multiword range 2-3 overlaps the range before it (up to word 3)"),
+    "range_after_its_first_word": (_ud("1 a 0", "1-2 ab _", "2 b 1"), 2,
+                                   "multiword range 1-2 is not right before its first word"),
+    "range_before_other_words": (_ud("2-3 bc _", "1 a 0", "2 b 1", "3 c 1"), 1,
+                                 "multiword range 2-3 is not right before its first word"),
+    "empty_node_misplaced": (_ud("1 a 0", "0.1 z _", "2 b 1"), 2,
+                             "empty node 0.1 is out of sequence (expected 1.1"),
+    "empty_node_beyond": (_ud("1 a 0", "2.1 z _"), 2,
+                          "empty node 2.1 is out of sequence (expected 1.1"),
+    "empty_nodes_skip": (_ud("1 a 0", "1.1 y _", "1.3 z _"), 3,
+                         "empty node 1.3 is out of sequence (expected 1.2"),
+    "empty_node_zero": (_ud("1 a 0", "1.0 z _"), 2, "empty node 1.0 is out of sequence"),
+}
+
+
+def test_conllu_ranges_and_empty_nodes_are_checked_as_the_ud_validator_does(tmp_path, capsys):
+    """Through ``pad convert``: each malformed sentence is named by file and line and costs
+    only itself; well-formed ranges and empty nodes (0.1 before the first word) convert."""
+    cases = sorted(UD_ID_CASES)
+    blocks = [UD_GOOD, _ud("0.1 z _", "1 a 0")] + [UD_ID_CASES[c][0] for c in cases]
+    src, out = tmp_path / "ids.conllu", tmp_path / "ids.mrg"
+    src.write_text("\n".join(blocks) + "\n")
+    assert main(["convert", str(src), "-o", str(out), "--rules"]) == 0
+    err = capsys.readouterr().err
+    skipped = [line for line in err.splitlines() if " skipped " in line]
+    first, expected = 1 + UD_GOOD.count("\n") + 1 + 3, []
+    for case in cases:
+        sentence, offset, message = UD_ID_CASES[case]
+        expected.append(f"{src}:{first + offset - 1}: {message}")
+        first += sentence.count("\n") + 1
+    assert len(skipped) == len(cases), err
+    for line, want in zip(skipped, expected):
+        assert line.split("skipped ", 1)[1].startswith(want)
+    lines = out.read_text().splitlines()
+    assert [bool(line) for line in lines] == [True, True] + [False] * len(cases)
+    assert "(NN do) (NN n't)" in lines[0].replace("NOUN", "NN")
 
 
 def test_undecodable_bytes_cost_only_their_sentence(tmp_path):

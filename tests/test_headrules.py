@@ -10,7 +10,8 @@ from pad_engine.cli import main
 from pad_engine.errors import InputError
 from pad_engine.io.penn import normalize, parse_penn, read_penn
 from pad_engine.trees.deptree import is_projective, tree_problem
-from pad_engine.trees.headrules import HeadRules, dependencies, head_children
+from pad_engine.trees.headrules import HeadRules, dependencies, head_children, lexicalize
+from pad_engine.trees.lextree import from_penn, to_line
 
 
 @pytest.fixture(scope="module")
@@ -174,6 +175,30 @@ def test_collins_table_reproduces_the_bundled_sample_heads(collins):
                 gold[pos[:-1]] = pos[-1]
                 node.set_label(node.label()[:-1])
         assert all(h == gold.get(p, 0) for p, h in head_children(tree, collins).items())
+
+
+@pytest.mark.parametrize("table", ["collins", "content"])
+def test_lexicalize_builds_what_head_children_positions_build(table):
+    from pad_engine.resources import resource_path
+
+    rules = HeadRules.load(table)
+    text = resource_path("sample", "sample.heads.ptb").read_text(encoding="utf-8")
+    for tree in parse_penn(text.replace("*", "")).trees:
+        forms = tree.leaves()
+        assert to_line(lexicalize(tree, rules), forms) == \
+            to_line(from_penn(tree, head_children(tree, rules)), forms)
+        assert [n.head for n in _phrases(lexicalize(tree, rules))] == \
+            [n.head for n in _phrases(from_penn(tree, head_children(tree, rules)))]
+
+
+def _phrases(root):
+    out, stack = [], [root]
+    while stack:
+        node = stack.pop()
+        if node.word < 0:
+            out.append(node)
+            stack.extend(node.children)
+    return out
 
 
 def test_lookup_ignores_function_tags_and_unknown_labels_get_the_default(collins):

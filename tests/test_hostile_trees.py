@@ -10,8 +10,8 @@ from pad_engine.decoding.engine import Engine
 from pad_engine.io.conll import format_conllx, read_conll
 from pad_engine.io.penn import normalize, parse_penn, read_penn, tree_to_line
 from pad_engine.trees.binarize import MAX_TRAINING_DEPTH, binarize, debinarize
-from pad_engine.trees.headrules import HeadRules, dependencies, head_children
-from pad_engine.trees.lextree import LexNode, from_penn, penn_words, to_line
+from pad_engine.trees.headrules import HeadRules, dependencies, head_children, lexicalize
+from pad_engine.trees.lextree import LexNode, from_penn, induced_heads, penn_words, to_line
 from pad_gui.store import ProjectStore, tree_from_json, tree_to_json
 
 DEPTH = 500
@@ -76,6 +76,9 @@ def test_walkers_round_trip_a_deep_tree():
     back = debinarize(binarize(lex))
     forms = penn_words(norm)
     assert to_line(back, forms) == to_line(lex, forms) == tree_to_line(norm)
+    linear = lexicalize(norm, rules)
+    assert to_line(linear, forms) == to_line(lex, forms)
+    assert induced_heads(linear, DEPTH) == induced_heads(lex, DEPTH)
     assert len(dependencies(norm, rules)[2]) == DEPTH
 
 

@@ -98,6 +98,26 @@ def test_bad_lines_are_reported_and_the_rest_converted(tmp_path, capsys, parser_
                         "U+0007 at column 5"]
 
 
+@pytest.mark.parametrize("kind", ["txt", "conll"])
+def test_a_line_too_long_is_refused_by_its_number(tmp_path, capsys, parser_file, kind):
+    word = "x" * 200_000
+    if kind == "txt":
+        text = f"Dogs bark .\n{word} .\nCats sleep .\n"
+    else:
+        good = "1\tDogs\t_\t_\t_\t_\t_\t_\t_\t_\n2\tbark\t_\t_\t_\t_\t_\t_\t_\t_\n"
+        text = good + "\n" + good.replace("Dogs", word) + "\n" + good
+    src = tmp_path / f"long.{kind}"
+    src.write_text(text)
+    code, out, err = _run(capsys, src, "--parser", parser_file, "--tokenize")
+    assert code == 0
+    assert [bool(line) for line in out.split("\n")[:3]] == [True, False, True]
+    line = 2 if kind == "txt" else 4
+    length = len(text.split("\n")[line - 1])
+    assert [x for x in err.splitlines() if "skipped" in x] == [
+        f"pad parse: skipped {src}:{line}: line of {length:,} characters: longer than the "
+        "10,000 a line may have"]
+
+
 def test_bad_conll_sentences_are_reported(tmp_path, capsys, parser_file):
     good = "1\tDogs\t_\t_\t_\t_\t_\t_\t_\t_\n2\tbark\t_\t_\t_\t_\t_\t_\t_\t_\n"
     src = tmp_path / "in.conll"
@@ -109,6 +129,21 @@ def test_bad_conll_sentences_are_reported(tmp_path, capsys, parser_file):
     assert f"{src}:4: expected 10 tab-separated columns, found 4" in err
     assert f"{src}:9: some HEAD columns are filled and some are _" in err
     assert "2 of 4 sentences parsed" in err
+
+
+def test_conll_ranges_and_empty_nodes_are_checked(tmp_path, capsys, parser_file):
+    good = "1\tDogs\t_\t_\t_\t_\t_\t_\t_\t_\n2\tbark\t_\t_\t_\t_\t_\t_\t_\t_\n"
+    src = tmp_path / "ids.conllu"
+    src.write_text("1-2\tDogsbark\t_\t_\t_\t_\t_\t_\t_\t_\n" + good + "\n"
+                   "1-9\tDogsbark\t_\t_\t_\t_\t_\t_\t_\t_\n" + good + "\n"
+                   + good.replace("\n2", "\n0.1\tx\t_\t_\t_\t_\t_\t_\t_\t_\n2"))
+    code, out, err = _run(capsys, src, "--parser", parser_file)
+    assert code == 0
+    assert [bool(line) for line in out.split("\n")[:3]] == [True, False, False]
+    assert [x.split("skipped ")[1] for x in err.splitlines() if "skipped" in x] == [
+        f"{src}:5: multiword range 1-9 goes beyond the sentence's last word (2)",
+        f"{src}:10: empty node 0.1 is out of sequence (expected 1.1: empty node N.M follows "
+        "word N, and M counts from 1)"]
 
 
 def test_tokenize_and_kbest(tmp_path, capsys, parser_file):

@@ -7,6 +7,7 @@ import io
 import pytest
 from nltk import Tree
 
+from pad_engine.cli import main
 from pad_engine.errors import InputError
 from pad_engine.io.penn import (
     normalize,
@@ -97,6 +98,9 @@ def test_layouts_and_wrappers():
     ("(ROOT dog)\n", 1, "word 'dog' has no preterminal of its own"),
     ("(S (NN a))\nhello there\n(S (NN b))\n", 2, "text outside brackets: 'hello'"),
     ("(S ((NN a)))\n", 1, "constituent without a label"),
+    ("(S (NN a))\n(S (NN a\x00b))\n", 2, "control character U+0000 at column 9"),
+    ("(S\n (NN " + "a" * 10_001 + "))\n", 2, "word of 10,001 characters: longer than the "
+     "10,000 a word may have"),
 ])
 def test_bad_input_names_file_line_and_problem(text, line, message):
     with pytest.raises(InputError) as info:
@@ -152,6 +156,26 @@ def test_tree_to_line_escapes_words_that_would_break_the_bracketing():
     line = tree_to_line(tree)
     assert line == "(TOP (NP (NN friend-LRB-s-RRB-) (NN a_b)))"
     assert parse_penn(line).trees[0].leaves() == ["friend-LRB-s-RRB-", "a_b"]
+
+
+def test_convert_writes_no_character_a_penn_line_cannot_carry(tmp_path, capsys):
+    """Through ``pad convert``: a NUL in a form costs its sentence, named by file and line;
+    other control characters, white space and brackets in forms are escaped in the one place
+    Penn words are written, so that pad's own reader reads each back as one leaf."""
+    forms = ["a\x80b", "c\x85d", "e\x9ff", "g\u2028h", "(i)"]
+    rows = [f"{i}\t{form}\t_\tNOUN\tNN\t_\t{0 if i == 1 else 1}\tdep\t_\t_"
+            for i, form in enumerate(forms, 1)]
+    nul = "1\tbad\x00word\t_\tNOUN\tNN\t_\t0\troot\t_\t_"
+    src, out = tmp_path / "odd.conllu", tmp_path / "odd.mrg"
+    src.write_text("\n".join(rows) + "\n\n" + nul + "\n\n", encoding="utf-8")
+    assert main(["convert", str(src), "-o", str(out), "--rules"]) == 0
+    assert (f"skipped {src}:7: FORM of word 1: control character U+0000 at column 6"
+            in capsys.readouterr().err)
+    text = out.read_text(encoding="utf-8")
+    assert text.endswith("\n\n") and text.count("\n") == 2  # the NUL sentence: an empty line
+    assert all(ch.isprintable() for ch in text.replace("\n", ""))
+    leaves = parse_penn(text).trees[0].leaves()
+    assert leaves == ["a_b", "c_d", "e_f", "g_h", "-LRB-i-RRB-"]
 
 
 def test_write_penn(tmp_path):

@@ -31,8 +31,7 @@ def run(args: argparse.Namespace) -> int:
     from pad_engine.io.gate import check_inputs, prepare_outputs, write_text
     from pad_engine.io.penn import normalize, read_penn
     from pad_engine.trees.deplabels import tree_labels
-    from pad_engine.trees.headrules import SHIPPED, HeadRules, dependencies, head_children
-    from pad_engine.trees.lextree import from_penn
+    from pad_engine.trees.headrules import SHIPPED, HeadRules, dependencies, lexicalize
 
     inputs = [args.input, args.headrules if args.headrules not in SHIPPED else None]
     check_inputs(inputs)
@@ -49,7 +48,7 @@ def run(args: argparse.Namespace) -> int:
                              "(use --keep-empty to keep them)", args.input, line)
         words, tags, heads, rels = dependencies(norm, rules)
         if args.labels == "phrase":
-            rels = tree_labels(from_penn(norm, head_children(norm, rules)), len(words))
+            rels = tree_labels(lexicalize(norm, rules), len(words))
         out.append(format_conllx(words, tags, heads, rels) + "\n")
     write_text(args.output, "".join(out))
     print(f"pad deps: {len(out)} sentences written to {args.output}", file=sys.stderr)

@@ -18,6 +18,7 @@ from typing import TextIO
 from pad_engine.errors import InputError
 from pad_engine.io.encoding import Decoded, read_text
 from pad_engine.io.gate import open_write
+from pad_engine.io.limits import MAX_CHARS, control_in, control_problem, too_long
 from pad_engine.trees.deptree import DepSentence, tree_problem
 
 COLUMNS = ("ID", "FORM", "LEMMA", "UPOS", "XPOS", "FEATS", "HEAD", "DEPREL", "DEPS", "MISC")
@@ -159,7 +160,10 @@ def _parse_sentence(
     tag_col = 3 if pos == "upos" else 4
     fallback = pos == "auto"
     expected = "1"
+    non_words = None
     for number, line in enumerate(lines, first):
+        if len(line) > MAX_CHARS:
+            raise InputError(too_long("line", len(line)), path, number)
         if line[0] == "#":
             is_conllu = True
             if sent_id is None and line.startswith("# sent_id"):
@@ -174,14 +178,20 @@ def _parse_sentence(
             k = cols.index("")
             raise InputError(f"empty {COLUMNS[k]} column (column {k + 1})", path, number)
         if cols[0] != expected:
-            _check_non_word_id(cols[0], expected, path, number)
+            if non_words is None:
+                non_words = NonWordIds(path)
+            non_words.check(cols[0], len(forms), number)
             is_conllu = True
             continue
         head = cols[6]
         if not (head.isdigit() and head.isascii()):
             raise InputError(f"HEAD {head!r} of word {expected} is not a non-negative integer",
                              path, number)
-        forms.append(cols[1])
+        form = cols[1]
+        if not form.isprintable() and (ctl := control_in(form)):  # isprintable: fast and rare
+            raise InputError(f"FORM of word {expected}: " +
+                             control_problem(ctl.group(), line.index(ctl.group())), path, number)
+        forms.append(form)
         tag = cols[tag_col]
         tags.append(cols[3] if fallback and tag == "_" else tag)
         heads.append(int(head))
@@ -191,23 +201,77 @@ def _parse_sentence(
         expected = str(len(forms) + 1)
     if not forms:
         raise InputError("sentence has no word lines", path, first)
+    if non_words is not None:
+        non_words.finish(len(forms))
     problem = tree_problem(heads, several_roots=True)
     if problem is not None:
         raise InputError(f"not a tree: {problem}", path, _problem_line(problem, lines, first))
     return DepSentence(forms, tags, heads, rels, lines, path, first, sent_id), is_conllu
 
 
-def _check_non_word_id(wid: str, expected: str, path: str | None, number: int) -> None:
-    """Accept a multiword range (3-4) or an empty node (12.1); anything else is an error."""
-    for sep in "-.":
-        a, found, b = wid.partition(sep)
-        if found and a.isdigit() and b.isdigit() and a.isascii() and b.isascii():
-            return
-    if wid.isdigit() and wid.isascii():
-        raise InputError(f"word ID {wid} is out of sequence (expected {expected}; "
-                         "word IDs must be 1..n in order)", path, number)
-    raise InputError(f"ID {wid!r} is not a word ID, a range like 3-4 or an empty node like 3.1",
-                     path, number)
+class NonWordIds:
+    """A sentence's multiword-token ranges (3-4) and empty nodes (12.1), checked as UD's
+    validator checks them: a range stands right before its first word, starts before it
+    ends, overlaps no other range and covers only words the sentence has; an empty node
+    N.M follows word N (0: before the first word) and the Ms after one word count 1, 2...
+    Any other ID out of the word sequence is an error."""
+
+    def __init__(self, path: str | None):
+        self.path = path
+        self.covered = 0  # the last word the ranges so far cover
+        self.last_range: tuple[str, int] | None = None  # the last range's ID and line
+        self.empties = (-1, 0)  # (N, M) of the last empty node, (-1, 0) after a range
+
+    def check(self, wid: str, words: int, line: int) -> None:
+        """Check the ID ``wid`` of a non-word line after ``words`` word lines."""
+        for sep in "-.":
+            a, found, b = wid.partition(sep)
+            if found and _canonical(a) and _canonical(b):
+                problem = (self._range if sep == "-" else self._empty)(wid, int(a), int(b), words)
+                if problem is not None:
+                    raise InputError(problem, self.path, line)
+                if sep == "-":
+                    self.last_range = wid, line
+                return
+        if _canonical(wid):
+            raise InputError(f"word ID {wid} is out of sequence (expected {words + 1}; "
+                             "word IDs must be 1..n in order)", self.path, line)
+        raise InputError(f"ID {wid!r} is not a word ID, a range like 3-4 or an empty node "
+                         "like 3.1", self.path, line)
+
+    def finish(self, words: int) -> None:
+        """Check, once the sentence's ``words`` are all read, that the last range covers
+        only words it has (the ranges before it end before it starts)."""
+        if self.last_range is not None and self.covered > words:
+            wid, line = self.last_range
+            raise InputError(f"multiword range {wid} goes beyond the sentence's last word "
+                             f"({words})", self.path, line)
+
+    def _range(self, wid: str, start: int, end: int, words: int) -> str | None:
+        self.empties = (-1, 0)
+        if start >= end:
+            return f"multiword range {wid} must start before it ends"
+        if start <= self.covered:
+            return f"multiword range {wid} overlaps the range before it (up to word {self.covered})"
+        if start != words + 1:
+            return (f"multiword range {wid} is not right before its first word (here a range "
+                    f"would start at {words + 1})")
+        self.covered = end
+        return None
+
+    def _empty(self, wid: str, n: int, m: int, words: int) -> str | None:
+        last_n, last_m = self.empties
+        expected = last_m + 1 if last_n == words else 1
+        if n != words or m != expected:
+            return (f"empty node {wid} is out of sequence (expected {words}.{expected}: "
+                    "empty node N.M follows word N, and M counts from 1)")
+        self.empties = (n, m)
+        return None
+
+
+def _canonical(number: str) -> bool:
+    """An ASCII non-negative integer written without leading zeros."""
+    return number.isdigit() and number.isascii() and (number == "0" or number[0] != "0")
 
 
 def _problem_line(problem: str, lines: list[str], first: int) -> int:

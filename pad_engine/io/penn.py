@@ -20,6 +20,7 @@ from nltk import Tree
 from pad_engine.errors import InputError
 from pad_engine.io.encoding import read_text
 from pad_engine.io.gate import write_text
+from pad_engine.io.limits import MAX_CHARS, control_in, control_lines, too_long
 from pad_engine.io.psd import from_psd, is_psd
 from pad_engine.trees.lextree import escape_word, is_preterminal, strip_label
 from pad_engine.trees.walk import fold
@@ -72,16 +73,18 @@ def _parse(text: str, path: str | None, on_error: str, bad: dict[int, str]) -> P
         raise ValueError(f"on_error must be 'raise' or 'skip', not {on_error!r}")
     result = PennResult()
     lines = text.split("\n")
+    controls = control_lines(text, lines)
     first: int | None = 0
     while first is not None:
-        first = _scan(lines, first, path, on_error, result, bad)
+        first = _scan(lines, first, path, on_error, result, bad, controls)
     return result
 
 
 def _scan(lines: list[str], first: int, path: str | None, on_error: str, result: PennResult,
-          bad: dict[int, str]) -> int | None:
+          bad: dict[int, str], controls: dict[int, str]) -> int | None:
     """Read trees from line index ``first`` on; after an unclosed tree, return the line
-    index to resume at (None when done)."""
+    index to resume at (None when done). ``controls`` names the lines holding a control
+    character: it costs the tree whose word or label holds it."""
     stack: list[list] = []  # open nodes: [label, children, line of "(", number of words]
     start = 0  # line number of the current tree's "("
     stray = False  # inside a run of text outside brackets (reported once per run)
@@ -106,11 +109,15 @@ def _scan(lines: list[str], first: int, path: str | None, on_error: str, result:
 
     for number in range(first + 1, len(lines) + 1):
         undecodable = bad.get(number) if bad else None
+        control = controls.get(number) if controls else None
         for tok in _TOKEN.findall(lines[number - 1]):
             if undecodable is not None and "\ufffd" in tok:  # the replaced bytes
                 fail(undecodable, number)
                 undecodable = None
                 stray = stray or not stack  # said already: not "text outside brackets" too
+            if control is not None and stack and control_in(tok):  # outside: stray text
+                fail(control, number)
+                control = None
             if tok == "(":
                 stray = False
                 if not stack:
@@ -135,6 +142,8 @@ def _scan(lines: list[str], first: int, path: str | None, on_error: str, result:
                 if not stray:
                     fail(f"text outside brackets: {_shown(tok)}", number)
                     stray = True
+            elif len(tok) > MAX_CHARS:
+                fail(too_long("label" if stack[-1][0] is None else "word", len(tok)), number)
             elif stack[-1][0] is None:
                 stack[-1][0] = tok
             else:

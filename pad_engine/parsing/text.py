@@ -12,7 +12,8 @@ import re
 from dataclasses import dataclass, field
 
 from pad_engine.errors import InputError
-from pad_engine.io.conll import COLUMNS
+from pad_engine.io.conll import COLUMNS, NonWordIds
+from pad_engine.io.limits import MAX_CHARS, too_long
 from pad_engine.trees.deptree import tree_problem
 
 MAX_WORDS = 400  # longer sentences are refused: Eisner's O(n^3) would take seconds each
@@ -23,6 +24,9 @@ _TOKEN = re.compile(
     r"jun|jul|aug|sep|sept|oct|nov|dec)\.(?=\s+\w)|\d+(?:[.,:/]\d+)*|\w+(?=n['’]t\b)|"
     r"n['’]t\b|['’](?:s|re|ve|ll|d|m)\b|\w+(?:-\w+)*|\.\.\.|--|\S", re.IGNORECASE)
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ud800-\udfff]")
+# A double quote after one of these opens a quotation; elsewhere it opens one when no more
+# quotes were opened than closed before it (the spacing does not tell)
+_OPENERS = frozenset({"(", "[", "{", "``", "--", ":"})
 
 
 @dataclass
@@ -42,17 +46,16 @@ def tokenize(line: str) -> list[str]:
     abbreviations with their period (U.S., Mr.) and numbers (1,000.5) whole, straight
     double quotes as `` and ''."""
     tokens = _TOKEN.findall(line)
+    open_minus_closed = 0  # quotes opened so far less those closed, counted as they go
     for i, tok in enumerate(tokens):  # Penn quotes: `` opens, '' closes
         if tok == '"':
-            tokens[i] = "``" if i == 0 or _opens(line, tokens, i) else "''"
+            opens = i == 0 or tokens[i - 1] in _OPENERS or open_minus_closed <= 0
+            tokens[i] = "``" if opens else "''"
+        if tokens[i] == "``":
+            open_minus_closed += 1
+        elif tokens[i] == "''":
+            open_minus_closed -= 1
     return tokens
-
-
-def _opens(line: str, tokens: list[str], i: int) -> bool:
-    """Whether the i-th token, a double quote, opens a quotation (it follows a space or an
-    opening bracket), counting quotes so far when the spacing does not tell."""
-    return tokens[i - 1] in ("(", "[", "{", "``", "--", ":") or \
-        sum(t == "``" for t in tokens[:i]) <= sum(t == "''" for t in tokens[:i])
 
 
 def read_text(text: str, path: str | None = None, *, tokenized: bool = True
@@ -67,6 +70,9 @@ def read_text(text: str, path: str | None = None, *, tokenized: bool = True
     out: list[TextSentence | InputError] = []
     for number, line in enumerate(lines, 1):
         if not line.strip():
+            continue
+        if len(line) > MAX_CHARS:
+            out.append(InputError(too_long("line", len(line)), path, number))
             continue
         bad = _CONTROL.search(line)
         if bad:
@@ -108,9 +114,12 @@ def _read_conll(lines: list[str], path: str | None) -> list[TextSentence | Input
 
 def _conll_sentence(block: list[str], first: int, path: str | None) -> TextSentence:
     forms: list[str] = []
+    non_words = NonWordIds(path)
     cols_of: dict[str, list[str]] = {"upos": [], "xpos": []}
     heads: list[str] = []
     for number, line in enumerate(block, first):
+        if len(line) > MAX_CHARS:
+            raise InputError(too_long("line", len(line)), path, number)
         if line.startswith("#"):
             continue
         cols = line.split("\t")
@@ -125,14 +134,9 @@ def _conll_sentence(block: list[str], first: int, path: str | None) -> TextSente
             raise InputError(f"control or undecodable character U+{ord(bad.group()):04X}",
                              path, number)
         wid = cols[0]
-        if not (wid.isdigit() and wid.isascii()):
-            if re.fullmatch(r"\d+-\d+|\d+\.\d+", wid):
-                continue  # a multiword range or an empty node
-            raise InputError(f"ID {wid!r} is not a word ID, a range like 3-4 or an empty "
-                             "node like 3.1", path, number)
-        if int(wid) != len(forms) + 1:
-            raise InputError(f"word ID {wid} is out of sequence (expected {len(forms) + 1})",
-                             path, number)
+        if wid != str(len(forms) + 1):  # a multiword range, an empty node or an error
+            non_words.check(wid, len(forms), number)
+            continue
         head = cols[6]
         if head != "_" and not (head.isdigit() and head.isascii()):
             raise InputError(f"HEAD {head!r} of word {wid} is neither a number nor _", path,
@@ -144,6 +148,7 @@ def _conll_sentence(block: list[str], first: int, path: str | None) -> TextSente
     problem = _length_problem(forms)
     if problem:
         raise InputError(problem, path, first)
+    non_words.finish(len(forms))
     sent = TextSentence(forms, first, lines=list(block))
     sent.tags = {col: tags for col, tags in cols_of.items() if "_" not in tags}
     if "_" not in heads:

@@ -16,7 +16,7 @@ from nltk import Tree
 
 from pad_engine.errors import InputError
 from pad_engine.io.gate import TABLE_BYTES, read_bytes
-from pad_engine.trees.lextree import is_preterminal, positioned, strip_label
+from pad_engine.trees.lextree import LexNode, is_preterminal, positioned, strip_label
 from pad_engine.trees.walk import fold
 
 SHIPPED = ("collins", "content", "icepahc")
@@ -229,10 +229,33 @@ def _spec(text: str, classes: dict[str, set[str]], fail) -> _Spec:
 
 
 def head_children(tree: Tree, rules: HeadRules) -> dict[tuple[int, ...], int]:
-    """The head child of every phrase (preterminals excluded), keyed by nltk tree position."""
+    """The head child of every phrase (preterminals excluded), keyed by nltk tree position.
+
+    A position is as long as its node is deep, so this costs time and memory quadratic in
+    the tree's depth: :func:`lexicalize` is the linear way to a lexicalized tree."""
     positions: dict[tuple[int, ...], int] = {}
     _lexicalize(tree, rules, [], [], None, None, positions)
     return positions
+
+
+def lexicalize(tree: Tree, rules: HeadRules) -> LexNode:
+    """The tree with the head child of every phrase, as ``from_penn(tree, head_children(tree,
+    rules))`` makes it, in time and memory linear in the tree's size whatever its depth."""
+    words: list[str] = []
+
+    def visit(node: Tree, found: list[tuple[LexNode, int]]) -> tuple[LexNode, int]:
+        if is_preterminal(node):
+            words.append(node[0])
+            return LexNode(node.label(), [], 0, len(words) - 1), len(words) - 1
+        h = rules.head_child(node.label(), [child.label() for child in node],
+                             [words[w] for _, w in found])
+        return LexNode(node.label(), [kid for kid, _ in found], h, -1), found[h][1]
+
+    return fold(tree, _children, visit)[0]
+
+
+def _children(node: Tree) -> list[Tree]:
+    return [] if is_preterminal(node) else list(node)
 
 
 def dependencies(tree: Tree, rules: HeadRules) -> tuple[list[str], list[str], list[int], list[str]]:
@@ -280,4 +303,6 @@ def _lexicalize(tree: Tree, rules: HeadRules, words: list[str], tags: list[str],
                     rels[w] = where + strip_label(labels[i]) + to
         return found[h]
 
+    if positions is None:  # no positions: they would cost memory quadratic in the depth
+        return fold((tree, ()), lambda item: [(c, ()) for c in _children(item[0])], visit)
     return fold((tree, ()), positioned, visit)

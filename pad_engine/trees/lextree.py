@@ -137,14 +137,18 @@ def positioned(item: tuple[Tree, tuple[int, ...]]) -> list[tuple[Tree, tuple[int
     return [(child, (*pos, i)) for i, child in enumerate(node)]
 
 
-_SPECIAL = re.compile(r"[()\s]")
-_SPACE = re.compile(r"\s")
+# What a Penn line cannot carry: white space splits a leaf, and a control character (a NUL
+# ends the line for C tools such as EVALB) is no text at all
+_UNCARRIED = r"\s\x00-\x1f\x7f-\x9f"
+_SPECIAL = re.compile(f"[(){_UNCARRIED}]")
+_SPACE = re.compile(f"[{_UNCARRIED}]")
 
 
 def escape_word(word: str) -> str:
-    """A word or tag as a Penn line must write it: brackets in it would break the bracketing
-    and white space would split the leaf, so brackets are escaped the treebank way
-    (``-LRB-``/``-RRB-``) and white space becomes "_"."""
+    """A word or tag as a Penn line must write it, which pad's Penn reader reads back as one
+    leaf: brackets would break the bracketing, so they are escaped the treebank way
+    (``-LRB-``/``-RRB-``); white space and control characters cannot be carried and
+    become "_"."""
     if _SPECIAL.search(word) is None:
         return word
     return _SPACE.sub("_", word.replace("(", "-LRB-").replace(")", "-RRB-"))

@@ -1,0 +1,136 @@
+"""Inputs of hostile size through the real commands and the app: a tree 100,000 levels deep
+costs `pad deps` time and memory linear in its size, and a word or line longer than the
+readers take is refused with its file and line while the rest of the file reads on.
+
+Commands run in a subprocess under a time limit and an address-space cap, so that a
+quadratic walk fails the test instead of hanging it or swapping the machine."""
+
+from __future__ import annotations
+
+import os
+import resource
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+ENV = {**os.environ, "PYTHONPATH": str(REPO)}
+DEEP = 100_000
+MEMORY = 1 << 30  # bytes of address space: the fixed walks need under 400 MB at DEEP levels
+SECONDS = 90
+
+
+def pad(*args: str, seconds: float = SECONDS) -> subprocess.CompletedProcess:
+    """``pad ARGS`` in a child process capped in memory, failing the test past ``seconds``."""
+
+    def cap() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (MEMORY, MEMORY))
+
+    try:
+        return subprocess.run([sys.executable, "-m", "pad_engine", *args], env=ENV,
+                              capture_output=True, text=True, timeout=seconds, preexec_fn=cap)
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"pad {args[0]} took over {seconds} s")
+
+
+def right_branching(n: int, label: str = "S", tag: str = "NN", after: str = "") -> str:
+    """A Penn tree nesting ``n`` phrases deep, one word per level (``after`` its top-level
+    sibling)."""
+    return ("( " + "".join(f"({label} ({tag} w{i}) " for i in range(n - 1))
+            + f"({tag} w{n - 1})" + ")" * (n - 1) + after + ")\n")
+
+
+def unary_chain(n: int) -> str:
+    return "(S " * n + "(NN x)" + ")" * n + "\n"
+
+
+@pytest.mark.parametrize("shape", ["right", "unary"])
+@pytest.mark.parametrize("labels", ["relation", "phrase"])
+def test_deps_takes_a_tree_100000_levels_deep(tmp_path, shape, labels):
+    src, out = tmp_path / "deep.mrg", tmp_path / "deep.conll"
+    src.write_text(right_branching(DEEP) if shape == "right" else unary_chain(DEEP))
+    done = pad("deps", str(src), str(out), "--labels", labels)
+    assert done.returncode == 0, done.stderr[-2000:]
+    rows = out.read_text().splitlines()
+    assert len(rows) == (DEEP if shape == "right" else 1) + 1  # and the blank line
+    assert rows[0].split("\t")[:2] == ["1", "w0" if shape == "right" else "x"]
+
+
+def test_deps_takes_a_psd_tree_100000_levels_deep(tmp_path):
+    src, out = tmp_path / "deep.psd", tmp_path / "deep.conll"
+    src.write_text(right_branching(DEEP, "IP-MAT", "N", " (ID T,.1)"))
+    done = pad("deps", str(src), str(out), "--headrules", "icepahc")
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert len(out.read_text().splitlines()) == DEEP + 1
+
+
+# -- a word or line longer than any reader takes --------------------------------------------
+LONG = 1_000_000  # characters: far past MAX_CHARS, small enough for today's code to take
+GOOD_CONLL = "1\tDogs\t_\tNOUN\tNNS\t_\t2\tnsubj\t_\t_\n2\tbark\t_\tVERB\tVBP\t_\t0\troot\t_\t_\n"
+TREES = "(S (NP (NNS dogs)) (VP (VBP bark)))\n(S (NP (NNS cats)) (VP (VBP sleep)))\n"
+
+
+def test_convert_refuses_a_long_word_by_line_and_converts_the_rest(tmp_path):
+    src, out = tmp_path / "long.conllu", tmp_path / "long.mrg"
+    bad = GOOD_CONLL.replace("Dogs", "x" * LONG)
+    src.write_text(GOOD_CONLL + "\n" + bad + "\n" + GOOD_CONLL + "\n")
+    done = pad("convert", str(src), "-o", str(out), "--rules")
+    assert done.returncode == 0, done.stderr[-2000:]
+    length = len(bad.split("\n")[0])
+    assert (f"skipped {src}:4: line of {length:,} characters: longer than the 10,000 a line "
+            "may have") in done.stderr
+    assert [bool(line) for line in out.read_text().splitlines()] == [True, False, True]
+
+
+@pytest.mark.parametrize("suffix", [".mrg", ".psd"])
+def test_train_refuses_a_long_word_or_label_by_line_and_trains_on_the_rest(tmp_path, suffix):
+    src, model = tmp_path / f"long{suffix}", tmp_path / "m.padmodel"
+    src.write_text(TREES.replace("dogs", "x" * LONG) + TREES.replace("(S", "(" + "S" * LONG, 1)
+                   + TREES)
+    done = pad("train", str(src), "-o", str(model), "--epochs", "1", "--bits", "16")
+    assert done.returncode == 0, done.stderr[-2000:]
+    skipped = [line for line in done.stderr.splitlines() if "skipped" in line]
+    assert [line.split("skipped ", 1)[1] for line in skipped] == [
+        f"{src}:1: word of {LONG:,} characters: longer than the 10,000 a word may have",
+        f"{src}:3: label of {LONG:,} characters: longer than the 10,000 a label may have"]
+    assert "4 trees, model written" in done.stderr
+
+
+@pytest.mark.usefixtures("isolated_settings")
+def test_the_app_opens_a_file_with_a_50_mb_word_without_freezing(qtbot, tiny_model, tmp_path):
+    """File > Open on a treebank with a 50 MB word: the other sentences load, the bad one is
+    in the Problems panel by its line, and the event loop never stops for long (a timer
+    ticking every 20 ms keeps ticking through opening and decoding)."""
+    from guikit import SAMPLE, answer_open_dialog
+    from PySide6.QtCore import QTimer
+    from test_gui_app import menu_action, new_window
+
+    blocks = SAMPLE.read_text(encoding="utf-8").split("\n\n")[:4]
+    bad = GOOD_CONLL.replace("Dogs", "x" * 50_000_000)
+    path = tmp_path / "huge.conllu"
+    path.write_text("\n\n".join(blocks[:2] + [bad.rstrip("\n")] + blocks[2:]) + "\n\n",
+                    encoding="utf-8")
+    bad_line = "\n\n".join(blocks[:2]).count("\n") + 3
+    window = new_window(qtbot, tiny_model)
+    ticks = [time.monotonic()]
+    timer = QTimer()
+    timer.timeout.connect(lambda: ticks.append(time.monotonic()))
+    timer.start(20)
+    answer_open_dialog(path)
+    menu_action(window, "File", "Open…").trigger()
+    qtbot.waitUntil(lambda: window.session is not None and window.decoded_current(),
+                    timeout=60000)
+    qtbot.wait(200)
+    timer.stop()
+    assert len(window.session) == 4
+    assert window.problems.rowCount() == 1
+    row = [window.problems.item(0, c).text() for c in range(3)]
+    assert row[:2] == [str(path), str(bad_line)]
+    length = len(bad.split("\n")[0])
+    assert row[2] == f"line of {length:,} characters: longer than the 10,000 a line may have"
+    longest = max(b - a for a, b in zip(ticks, ticks[1:]))
+    assert longest < 20, f"the event loop stood still for {longest:.0f} s"
+    window.close()

@@ -14,7 +14,11 @@ from __future__ import annotations
 
 import codecs
 import re
+import shutil
+import tempfile
+from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import BinaryIO
 
 # charset-normalizer's Latin-script single-byte guesses are unreliable on the few accented
 # words of a treebank line (it reads Basque "iñigo" as cp1250 "ińigo"): such a guess keeps its
@@ -43,11 +47,15 @@ class Decoded:
 
     def warning(self, path: str | None) -> str | None:
         """One line for the user when the file was not (all) UTF-8."""
-        if self.encoding is None:
-            return None
-        where = f"{path}: " if path else ""
-        return (f"{where}{self.recoded} lines are not UTF-8: read as {self.encoding} "
-                "(give --encoding if that is wrong)")
+        return _warning(self.encoding, self.recoded, path)
+
+
+def _warning(encoding: str | None, recoded: int, path: str | None) -> str | None:
+    if encoding is None:
+        return None
+    where = f"{path}: " if path else ""
+    return (f"{where}{recoded} lines are not UTF-8: read as {encoding} "
+            "(give --encoding if that is wrong)")
 
 
 def read_text(path: str, encoding: str | None = None, *, newlines: bool = False) -> Decoded:
@@ -81,6 +89,90 @@ def decode(data: bytes, encoding: str | None = None) -> Decoded:
             "utf-8", errors="surrogateescape")
     text = b"\n".join(lines).decode("utf-8", errors="surrogateescape")
     return Decoded(*_replaced(text, guess), guess, len(other))
+
+
+class DecodedLines:
+    """A binary stream's lines, decoded as :func:`decode` decodes the whole, so that a file
+    of any length is read in constant memory: the same lines and problems, without their
+    line ends (CRLF or LF; a CR alone stays). Iterating gives ``(line, problem)``, the
+    problem None unless the line could not be decoded. Only a file that is not all UTF-8 is
+    read twice: from its first such line on, once to guess the encoding from all of them (a
+    stream that cannot seek is copied to a temporary file on the way)."""
+
+    def __init__(self, f: BinaryIO, encoding: str | None = None):
+        if encoding is not None:
+            check_encoding(encoding)
+        self._f = f
+        self._given = encoding
+        self.encoding: str | None = None  # of the lines that were not UTF-8, once met
+        self.recoded = 0
+
+    def warning(self, path: str | None) -> str | None:
+        """As :meth:`Decoded.warning`; complete once the lines are read."""
+        return _warning(self.encoding, self.recoded, path)
+
+    def __iter__(self) -> Iterator[tuple[str, str | None]]:
+        lines = self._given_lines() if self._given is not None else self._utf8_lines()
+        for line in lines:
+            if not any("\udc80" <= ch <= "\udcff" for ch in line):
+                yield line, None
+                continue
+            bad = _surrogate_lines(line, self._given or self.encoding or "utf-8")
+            yield _SURROGATES.sub("\ufffd", line), bad[1]
+
+    def _given_lines(self) -> Iterator[str]:
+        decoder = codecs.getincrementaldecoder(self._given)(errors="surrogateescape")
+        rest = ""
+        first = True
+        while True:
+            chunk = self._f.read(1 << 16)
+            text = rest + decoder.decode(chunk, final=not chunk)
+            if first and text:
+                text = text.removeprefix("\ufeff")
+                first = False
+            *lines, rest = text.split("\n")
+            for line in lines:
+                yield line.removesuffix("\r")
+            if not chunk:
+                yield rest
+                return
+
+    def _utf8_lines(self) -> Iterator[str]:
+        f = self._f
+        raw = f.readline().removeprefix(b"\xef\xbb\xbf")
+        try:
+            while True:
+                ended = raw.endswith(b"\n")
+                try:
+                    line = raw.decode("utf-8")
+                except UnicodeDecodeError:
+                    if self.encoding is None:
+                        f = self._guess(raw, f)
+                    line = raw.decode(self.encoding, errors="surrogateescape").encode(
+                        "utf-8", errors="surrogateescape").decode("utf-8", "surrogateescape")
+                yield line.removesuffix("\r\n").removesuffix("\n") if ended else line
+                if not ended:
+                    return
+                raw = f.readline()
+        finally:
+            if f is not self._f:  # the copy of a stream that cannot seek
+                f.close()
+
+    def _guess(self, raw: bytes, f: BinaryIO) -> BinaryIO:
+        """Set the encoding from ``raw`` and the rest of ``f``'s lines that are not UTF-8;
+        returns where the rest is to be read from."""
+        if not f.seekable():
+            spool = tempfile.TemporaryFile()
+            shutil.copyfileobj(f, spool)
+            spool.seek(0)
+            f = spool
+        start = f.tell()
+        other = [raw.removesuffix(b"\n")] + [
+            line.removesuffix(b"\n") for line in iter(f.readline, b"") if not _is_utf8(line)]
+        f.seek(start)
+        self.encoding = detect(b"\n".join(other))
+        self.recoded = len(other)
+        return f
 
 
 def detect(sample: bytes) -> str:

@@ -113,8 +113,9 @@ class DecodedLines:
 
     def __iter__(self) -> Iterator[tuple[str, str | None]]:
         lines = self._given_lines() if self._given is not None else self._utf8_lines()
+        search = _SURROGATES.search
         for line in lines:
-            if not any("\udc80" <= ch <= "\udcff" for ch in line):
+            if search(line) is None:
                 yield line, None
                 continue
             bad = _surrogate_lines(line, self._given or self.encoding or "utf-8")

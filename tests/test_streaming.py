@@ -178,3 +178,19 @@ def test_convert_dir_writes_the_first_tree_before_reading_the_rest(tmp_path, mon
     assert result.converted == 300 * len(toy_examples()) and len(result.skipped) == 1
     assert out.getvalue().count("\n") == result.sentences
     assert out.positions[0] < src.stat().st_size // 10  # the first tree before the rest is read
+
+
+def test_convert_dir_parts_keep_each_malformed_sentence_once(tmp_path, toy_model_path):
+    """A large file of malformed sentences only, in parts: each sentence's empty line is
+    written once (each part wrote them all, having no sentence to start its range at)."""
+    src = tmp_path / "in.conll"
+    src.write_text(BAD * 3, encoding="utf-8")
+    task = folders._Task(0, str(src), str(tmp_path / "in.mrg"), "in.conll", "in.mrg",
+                         str(toy_model_path), folders._sha256(toy_model_path), 0, True, "auto")
+    text, skipped = "", 0
+    for part in range(3):
+        out = io.StringIO()
+        result, _ = folders._convert_range(task, part, 3, out, lambda: False, None)
+        text += out.getvalue()
+        skipped += len(result.skipped)
+    assert (text, skipped) == ("\n\n\n", 3)

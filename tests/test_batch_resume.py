@@ -58,10 +58,16 @@ def test_kept_parts_of_a_changed_input_are_not_used(tmp_path, toy_model_path, mo
                          str(toy_model_path), "x", 0, True, "auto")
     result = folders.FileResult("big.conllx", "big.mrg", folders.CONVERTED, sentences=2)
     st = path.stat()
-    folders._keep_part(task, 1, 4, (result, "(TOP (X x))\n", (st.st_mtime_ns, st.st_size)))
+    text = folders._part_path(task, 1, 4).with_suffix(".txt")  # a part's text goes here
+    text.parent.mkdir(parents=True)
+    text.write_text("(TOP (X x))\n", encoding="utf-8")
+    folders._keep_part(task, 1, 4, (result, str(text), (st.st_mtime_ns, st.st_size)))
     kept = folders._kept_part(task, 1, 4)
-    assert kept is not None and kept[1] == "(TOP (X x))\n" and kept[0].sentences == 2
+    assert kept is not None and kept[1] == str(text) and kept[0].sentences == 2
     assert folders._kept_part(task, 2, 4) is None  # another part
+    text.rename(text.with_suffix(".gone"))
+    assert folders._kept_part(task, 1, 4) is None  # its text is gone
+    text.with_suffix(".gone").rename(text)
     path.write_text(path.read_text(encoding="utf-8") + conll_text(toy_examples()[:1]),
                     encoding="utf-8")
     assert folders._kept_part(task, 1, 4) is None  # the input changed since

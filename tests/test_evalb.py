@@ -116,8 +116,49 @@ def test_twelfth_error_sentence_stops_like_evalb():
     gold = ["(S (NN a) (NN b))"] * 12
     ok = evalb.score(gold[:11], ["(S (NN a))"] * 11)
     assert ok.overall.error_sentences == 11
-    with pytest.raises(InputError, match="sentence 12: Length unmatch.*aligned"):
+    with pytest.raises(InputError, match="sentence 12: Length unmatch.*gives up") as info:
         evalb.score(gold, ["(S (NN a))"] * 12)
+    assert "the test tree lacks the gold tree's word 2 'b'" in info.value.problem
+    assert "(the first, sentence 1: the test tree lacks" in info.value.problem
+
+
+# Parser output: the tagger gave punctuation another tag than gold, so each side deletes
+# other words. The words are the same: both sides delete by the gold tree's tags.
+GOLD_PUNCT = "(S (NP (NN a)) (, ,) (VP (VBD b) (NP (NN c))) (. .))"
+TEST_PUNCT = "(S (NP (NN a) (NN ,)) (VP (VBD b) (NP (NN c))) (: .))"
+
+
+def test_punctuation_tagged_otherwise_is_deleted_by_gold_tags():
+    report = evalb.score([GOLD_PUNCT], [TEST_PUNCT])
+    row = report.rows[0]
+    assert (row.status, row.error) == (0, None)
+    assert (row.words, row.correct_tags) == (3, 3)
+    # NP (0,1) matches once the test's "," is deleted with the gold tree's tags; S, VP and
+    # the inner NP match too.
+    assert (row.matched, row.gold_brackets, row.test_brackets) == (4, 4, 4)
+    assert (report.realigned_words, report.realigned_sentences) == (1, 1)
+
+
+def test_same_deleted_words_are_scored_as_evalb_does():
+    report = evalb.score([GOLD_PUNCT], [GOLD_PUNCT.replace("(. .)", "(: .)")])
+    assert report.rows[0].status == 0
+    assert (report.realigned_words, report.realigned_sentences) == (0, 0)
+
+
+@pytest.mark.parametrize(
+    "test,difference",
+    [
+        ("(S (NN a) (NN x) (NN b))", "the test tree has a word the gold tree lacks: word 2 'x'"),
+        ("(S (NN a))", "the test tree lacks the gold tree's word 2 'b'"),
+        ("(S (NN a) (NN c))", "word 2 is 'c' in the test tree but 'b' in the gold tree"),
+        ("(S (NN x) (NN y) (NN z))",
+         "the test tree has 3 words, the gold tree 2; they part at word 1 ('x' in test, 'a' in "
+         "gold)"),
+    ],
+)
+def test_error_sentence_says_which_side_differs_and_how(test, difference):
+    row = evalb.score(["(S (NN a) (NN b))"], [test]).rows[0]
+    assert (row.status, row.difference) == (1, difference)
 
 
 @pytest.mark.parametrize(
@@ -177,7 +218,22 @@ def test_cli_prints_evalb_report(evalb_dir, capsys):
     assert main(["eval", str(gold), str(test)]) == 0
     out, err = capsys.readouterr()
     assert out == (evalb_dir / "expected_errors.txt").read_text()
-    assert err.splitlines() == ["18 : Words unmatch (expected|)", "41 : Length unmatch (44|43)"]
+    assert err.splitlines() == [
+        "18 : Words unmatch (expected|): word 10 is '' in the test tree but 'expected' in the "
+        "gold tree",
+        "41 : Length unmatch (44|43): the test tree lacks the gold tree's word 25 'while'"]
+
+
+def test_cli_scores_parser_output_whose_punctuation_tags_differ(tmp_path, capsys):
+    gold, test = tmp_path / "gold.mrg", tmp_path / "parsed.mrg"
+    gold.write_text(f"{GOLD_PUNCT}\n")
+    test.write_text(f"{TEST_PUNCT}\n")
+    assert main(["eval", str(gold), str(test)]) == 0
+    out, err = capsys.readouterr()
+    assert "Number of Valid sentence  =      1" in out
+    assert "Bracketing FMeasure       = 100.00" in out
+    assert "pad eval: 1 words in 1 sentences are punctuation by the tags of one tree only: " \
+           "deleted by the gold tree's tags on both sides" in err
 
 
 def test_cli_different_tree_counts(tmp_path, capsys):

@@ -80,3 +80,28 @@ def test_a_flat_300_word_sentence_fits_in_250_mb_for_one_tree_and_ten():
 
     for k in (1, 10):
         assert flat_sentence_peak_mb(default_model_path(), 300, k) < 250, k
+
+
+def test_long_sentences_of_the_memory_rows_have_their_shapes():
+    from pad_engine.learning.bench import long_sentence
+
+    flat_ud, chain_ptb = long_sentence("flat", "ud", 300), long_sentence("chain", "ptb", 300)
+    assert flat_ud.heads.count(0) == 1 and set(flat_ud.heads) == {0, 150}
+    assert flat_ud.tags[149] == "VBD" and flat_ud.rels[149] == "root"
+    assert {"nsubj", "obj", "amod", "punct"} <= set(flat_ud.rels)
+    assert chain_ptb.heads == list(range(300)) and chain_ptb.rels == []
+    assert len(set(chain_ptb.tags)) > 10  # common tags in turn, not one
+
+
+def test_repeated_file_repeats_a_file_s_sentences_to_the_count(tmp_path):
+    from toy import conll_text, toy_examples
+
+    from pad_engine.io.conll import read_conll
+    from pad_engine.learning.bench import repeated_file
+
+    src, out = tmp_path / "in.conll", tmp_path / "out.conll"
+    src.write_text(conll_text(toy_examples()[:3]), encoding="utf-8")
+    repeated_file(src, 7, out)
+    forms = [s.forms for s in read_conll(out).sentences]
+    first = [s.forms for s in read_conll(src).sentences]
+    assert forms == (first * 3)[:7]

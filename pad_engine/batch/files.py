@@ -2,19 +2,20 @@
 
 Output has one line per input sentence, in input order. A sentence that cannot be converted
 (malformed, or a d-parse the decoder cannot take) gets an empty line, so the output stays
-aligned with the input (EVALB skips empty lines), and its reason is reported.
+aligned with the input (EVALB skips empty lines), and its reason is reported. Files stream
+(:class:`pad_engine.io.conll_stream.ConllStream` in, a line out as each sentence is
+converted), so memory does not grow with a file's length.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import TextIO
+from itertools import chain
 
 from pad_engine.decoding.engine import Converter
 from pad_engine.errors import InputError
-from pad_engine.io.conll import ConllResult, parse_decoded
-from pad_engine.io.encoding import decode
 from pad_engine.trees.deptree import DepSentence
 from pad_engine.trees.projectivize import Lift
 
@@ -29,6 +30,11 @@ class ConvertReport:
     problems: list[InputError] = field(default_factory=list)
     lifted: list[tuple[str | None, int | None, list[Lift]]] = field(default_factory=list)
     """(file, line, arcs lifted) of each non-projective sentence converted."""
+    unreadable: list[InputError] = field(default_factory=list)
+    """The errors of malformed sentences, which the reader skipped (not in ``sentences``)."""
+    relations: Counter[str] = field(default_factory=Counter)
+    """How often each dependency relation occurs ("_" for a word without one), for
+    :meth:`Converter.relations_warning` once a stream is read."""
 
 
 def convert_sentences(
@@ -38,6 +44,7 @@ def convert_sentences(
     """Yield the output text of each sentence (a tree line, or a k-best block)."""
     for sent in sentences:
         report.sentences += 1
+        report.relations.update(sent.rels or ["_"] * len(sent.forms))
         try:
             if kbest:
                 cands = engine.candidates(sent, k=kbest, prune=prune)
@@ -58,20 +65,31 @@ def convert_sentences(
         yield text
 
 
-def read_input(data: bytes, path: str | None, pos: str, encoding: str | None = None
-               ) -> ConllResult:
-    """Decode and parse CoNLL bytes (see :mod:`pad_engine.io.encoding`), keeping going past
-    malformed sentences; ``note`` says when they were not UTF-8."""
-    return parse_decoded(decode(data, encoding), path, pos=pos, on_error="skip")
+def convert_items(
+    engine: Converter, items: Iterable[DepSentence | InputError], report: ConvertReport,
+    prune: bool = True, kbest: int = 0,
+) -> Iterator[str]:
+    """Yield the output text of each sentence of a file read as a stream, in file order: an
+    empty line where the reader found a malformed sentence (its error in ``unreadable``)."""
+    for item in items:
+        if isinstance(item, InputError):
+            report.unreadable.append(item)
+            yield "\n"
+        else:
+            yield from convert_sentences(engine, (item,), report, prune, kbest)
 
 
-def write_in_order(out: TextIO, chunks: Iterable[str], data: ConllResult) -> None:
-    """Write converted sentences, with an empty line where a malformed sentence stood."""
-    pending = sorted(e.line or 0 for e in data.skipped)
-    for sent, chunk in zip(data.sentences, chunks):
-        while pending and sent.line is not None and pending[0] < sent.line:
-            out.write("\n")
-            pending.pop(0)
-        out.write(chunk)
-    for _ in pending:
-        out.write("\n")
+def first_sentences(items: Iterable[DepSentence | InputError], count: int
+                    ) -> tuple[list[DepSentence], Iterator[DepSentence | InputError]]:
+    """The first ``count`` sentences of a stream (to choose its converter from), and the
+    whole stream again, those included."""
+    items = iter(items)
+    head: list[DepSentence | InputError] = []
+    sentences: list[DepSentence] = []
+    for item in items:
+        head.append(item)
+        if not isinstance(item, InputError):
+            sentences.append(item)
+            if len(sentences) == count:
+                break
+    return sentences, chain(head, items)

@@ -22,25 +22,26 @@ Pool processes end with the process that started them, even when it is killed.
 from __future__ import annotations
 
 import hashlib
-import io
 import json
 import os
 import re
+import shutil
 import threading
 import time
 import uuid
-from collections.abc import Callable, Iterator
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from pathlib import Path, PurePosixPath
 
-from pad_engine.batch.files import ConvertReport, convert_sentences, write_in_order
-from pad_engine.decoding.choice import COLLINS_MODEL, UD_MODEL, choose
+from pad_engine.batch.files import ConvertReport, convert_items, first_sentences
+from pad_engine.decoding.choice import COLLINS_MODEL, SAMPLE, UD_MODEL, choose
 from pad_engine.decoding.engine import Converter, Engine
 from pad_engine.decoding.model import Model
 from pad_engine.errors import InputError, PadError
 from pad_engine.io.atomic import remove_stale_temps
-from pad_engine.io.conll import ConllResult, read_conll
+from pad_engine.io.conll_stream import ConllStream
 from pad_engine.io.encoding import check_encoding
 from pad_engine.io.gate import (
     append_text,
@@ -53,6 +54,7 @@ from pad_engine.io.gate import (
 )
 from pad_engine.io.special import regular_file_problem
 from pad_engine.resources import resource_path
+from pad_engine.trees.deptree import DepSentence
 
 try:
     import fcntl
@@ -460,34 +462,70 @@ def _convert_file(
 def _convert_range(task: _Task, part: int, parts: int, out, stopped: Callable[[], bool],
                    post: Post | None) -> tuple[FileResult, os.stat_result]:
     """Write the output of part ``part`` of ``parts`` (a range of sentences, with the empty
-    lines of the malformed sentences among them) of the task's file to ``out``."""
+    lines of the malformed sentences after each) of the task's file to ``out``, reading the
+    file as a stream (a file in parts is read once more before, to count its sentences)."""
     before = os.stat(task.src)
     problem = regular_file_problem(before)
     if problem:  # became one since the folder was scanned: reading it could block
         raise InputError(problem, task.input)
-    data = read_conll(task.src, pos=task.pos, on_error="skip", encoding=task.encoding)
-    engine, model_name = _engine(task, data.sentences)
-    n = len(data.sentences)
-    lo, hi = part * n // parts, (part + 1) * n // parts
-    first = data.sentences[lo].line or 0 if part > 0 and lo < n else 0
-    stop = data.sentences[hi].line or 0 if part < parts - 1 and hi < n else float("inf")
-    mine = ConllResult(data.sentences[lo:hi],
-                       [e for e in data.skipped if first <= (e.line or 0) < stop])
+    whole = _whole_file(task) if parts > 1 else None
+    n = whole[0] if whole else 0
+    lo, hi = (part * n // parts, (part + 1) * n // parts) if whole else (0, -1)
     report = ConvertReport()
-    warning = "; ".join(w for w in (data.note, engine.label_warning(data.sentences)) if w) \
+    with open_read(task.src, limit=None) as f:  # streamed: memory stays flat
+        stream = ConllStream(f, task.src, task.pos, task.encoding)
+        sample, items = first_sentences(stream, SAMPLE) if task.model == PER_FILE \
+            else ([], iter(stream))
+        engine, model_name = _engine(task, sample)
+        size = max(1, before.st_size)
+
+        def total(done: int) -> int:  # the part's sentences, or an estimate from bytes read
+            return hi - lo if whole else max(done, round(done * size / max(1, f.tell())))
+
+        chunks = convert_items(engine, _sentence_range(items, lo, hi, part == 0), report,
+                               task.prune, task.kbest)
+        for chunk in _watched(chunks, (task.index, part, parts), total, stopped, post):
+            out.write(chunk)
+    note, relations = (whole[1], whole[2]) if whole else (stream.note, report.relations)
+    warning = "; ".join(w for w in (note, engine.relations_warning(relations)) if w) \
         if part == 0 else None
-    chunks = convert_sentences(engine, mine.sentences, report, task.prune, task.kbest)
-    write_in_order(out, _watched(chunks, (task.index, part, parts), len(mine.sentences),
-                                  stopped, post), mine)
-    problems = sorted([*mine.skipped, *report.problems], key=lambda e: e.line or 0)
+    problems = sorted([*report.unreadable, *report.problems], key=lambda e: e.line or 0)
     result = FileResult(task.input, task.output, CONVERTED)
-    result.sentences = len(mine.sentences) + len(mine.skipped)
+    result.sentences = report.sentences + len(report.unreadable)
     result.converted = report.converted
     result.fallback = report.fallback
     result.skipped = [Skipped(task.input, e.line, e.problem) for e in problems]
     result.warning = warning or ""
     result.model = model_name
     return result, before
+
+
+def _whole_file(task: _Task) -> tuple[int, str | None, Counter[str]]:
+    """A file's sentences (malformed ones not counted), the note on its encoding and its
+    relations' counts, from one pass that keeps nothing else."""
+    relations: Counter[str] = Counter()
+    count = 0
+    with open_read(task.src, limit=None) as f:
+        stream = ConllStream(f, task.src, task.pos, task.encoding)
+        for item in stream:
+            if not isinstance(item, InputError):
+                count += 1
+                relations.update(item.rels or ["_"] * len(item.forms))
+    return count, stream.note, relations
+
+
+def _sentence_range(items: Iterable[DepSentence | InputError], lo: int, hi: int,
+                    first: bool) -> Iterator[DepSentence | InputError]:
+    """Sentences ``lo`` to ``hi`` - 1 of a stream (all when ``hi`` < 0), each malformed one
+    with the sentence before it (the first part takes those before the first sentence)."""
+    index = -1  # of the last sentence met
+    for item in items:
+        if not isinstance(item, InputError):
+            index += 1
+            if index == hi:
+                return
+        if (lo <= index or first) and (index < hi or hi < 0):
+            yield item
 
 
 def _failed(task: _Task, err: Exception, started: float) -> FileResult:
@@ -503,9 +541,10 @@ def _stamp(before: os.stat_result, after: os.stat_result) -> dict:
             "output_mtime_ns": after.st_mtime_ns, "output_size": after.st_size}
 
 
-def _watched(chunks: Iterator[str], key: tuple[int, int, int], total: int,
+def _watched(chunks: Iterator[str], key: tuple[int, int, int], total: Callable[[int], int],
              stopped: Callable[[], bool], post: Post | None) -> Iterator[str]:
-    """Pass the chunks through, posting progress and checking for a cancel every tick."""
+    """Pass the chunks through, posting progress (``total`` says of how many, from how many
+    are done) and checking for a cancel every tick."""
     last = time.perf_counter()
     done = 0
     for chunk in chunks:
@@ -517,7 +556,7 @@ def _watched(chunks: Iterator[str], key: tuple[int, int, int], total: int,
             if stopped():
                 raise _Stop()
             if post is not None:
-                post(key, done, total)
+                post(key, done, total(done))
 
 
 # -- three ways to run the tasks ---------------------------------------------------------------
@@ -608,12 +647,15 @@ def _pool_part(task: _Task, part: int, parts: int) -> tuple[FileResult, str, tup
 
 def _convert_part(task: _Task, part: int, parts: int, stopped: Callable[[], bool],
                   post: Post | None) -> tuple[FileResult, str, tuple[int, int]]:
-    """A part of a large file: its result, its output text and the input's stamp."""
+    """A part of a large file: its result, the file its output text went to (under
+    OUT/.pad-parts, written atomically) and the input's stamp."""
     started = time.perf_counter()
-    out = io.StringIO()
-    result, before = _convert_range(task, part, parts, out, stopped, post)
+    text = _part_path(task, part, parts).with_suffix(".txt")
+    text.parent.mkdir(parents=True, exist_ok=True)
+    with open_write(text, "w") as out:
+        result, before = _convert_range(task, part, parts, out, stopped, post)
     result.seconds = time.perf_counter() - started
-    return result, out.getvalue(), (before.st_mtime_ns, before.st_size)
+    return result, str(text), (before.st_mtime_ns, before.st_size)
 
 
 PARTS_DIR = ".pad-parts"  # finished parts of files not yet joined, kept across runs
@@ -677,9 +719,10 @@ class _Parts:
             return
         try:
             os.makedirs(os.path.dirname(task.dst), exist_ok=True)
-            with open_write(task.dst, "w") as out:
+            with open_write(task.dst, "wb") as out:
                 for _, text, _ in parts:
-                    out.write(text)
+                    with open_read(text, limit=None) as f:
+                        shutil.copyfileobj(f, out)
             before, after = os.stat(task.src), os.stat(task.dst)
         except (OSError, PadError) as err:
             self._failed(task, str(err))
@@ -725,24 +768,26 @@ def _kept_count(task: _Task) -> int | None:
 
 
 def _keep_part(task: _Task, part: int, parts: int, piece: tuple) -> None:
-    result, text, stamp = piece
+    """Record a finished part (its text is already in its file beside)."""
+    result, _, stamp = piece
     path = _part_path(task, part, parts)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        write_text(path, json.dumps({"stamp": list(stamp), "text": text,
-                                     "result": asdict(result)}))
+        write_text(path, json.dumps({"stamp": list(stamp), "result": asdict(result)}))
     except (OSError, PadError):
         pass  # keeping it only saves work later
 
 
 def _kept_part(task: _Task, part: int, parts: int) -> tuple | None:
     """A part an earlier run finished, if the input file is as it was then."""
+    path = _part_path(task, part, parts)
     try:
-        kept = json.loads(read_bytes(_part_path(task, part, parts)).decode("utf-8"))
+        kept = json.loads(read_bytes(path).decode("utf-8"))
         st = os.stat(task.src)
-        if kept["stamp"] != [st.st_mtime_ns, st.st_size]:
+        text = path.with_suffix(".txt")
+        if kept["stamp"] != [st.st_mtime_ns, st.st_size] or not text.is_file():
             return None
-        return FileResult.from_json(kept["result"]), str(kept["text"]), tuple(kept["stamp"])
+        return FileResult.from_json(kept["result"]), str(text), tuple(kept["stamp"])
     except (OSError, PadError, ValueError, KeyError, TypeError):
         return None
 
@@ -750,6 +795,7 @@ def _kept_part(task: _Task, part: int, parts: int) -> tuple | None:
 def _forget_parts(task: _Task, parts: int) -> None:
     for part in range(parts):
         _part_path(task, part, parts).unlink(missing_ok=True)
+        _part_path(task, part, parts).with_suffix(".txt").unlink(missing_ok=True)
     try:
         _part_path(task, 0, parts).parent.rmdir()  # when no other file's parts are kept
     except OSError:

@@ -29,6 +29,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="folder of UD English EWT: adds the bundled UD model on "
                              "en_ewt-ud-train.conllu (speed, decoding passes); with --text, "
                              "the text pipeline on en_ewt-ud-test.conllu")
+    parser.add_argument("--memory", action="store_true",
+                        help="only the peak memory rows: a process converting one 300-word "
+                             "sentence (flat and chain, UD relations and none, both bundled "
+                             "models, 1 and 10 trees) and, with --ewt, pad convert and pad "
+                             "convert-dir on files of 1,000, 10,000 and 100,000 sentences "
+                             "(EWT train repeated; the last takes minutes)")
     parser.add_argument("--farpahc", metavar="DIR",
                         help="folder of FarPaHC (1936.ntjohn.rel-bib.psd, "
                              "fo_farpahc-ud-train.conllu): adds the row of long sentences with "
@@ -50,9 +56,15 @@ def run(args: argparse.Namespace) -> int:
     )
 
     check_inputs([args.model], [args.treebank, args.ewt, args.farpahc])
+    if args.memory:
+        from pad_engine.learning.bench import memory_figures
+
+        memory_figures(Path(args.ewt) if args.ewt else None)
+        return 0
     if args.treebank is None:
         if args.farpahc is None:
-            raise InputError("pad bench needs --treebank (or --farpahc for its row alone)")
+            raise InputError("pad bench needs --treebank (or --farpahc or --memory for their "
+                             "rows alone)")
         print(format_farpahc(farpahc_figures(Path(args.farpahc))))
         return 0
     treebank = Path(args.treebank)

@@ -34,26 +34,18 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    import contextlib
+    import io
     import os
     import sys
 
-    from pad_engine.batch.files import (
-        ConvertReport,
-        convert_sentences,
-        read_input,
-        write_in_order,
-    )
-    from pad_engine.decoding.choice import choose
+    from pad_engine.batch.files import ConvertReport, convert_items, first_sentences
+    from pad_engine.decoding.choice import SAMPLE, choose
     from pad_engine.decoding.engine import Engine
     from pad_engine.decoding.rulebased import RuleBasedEngine, label_set
     from pad_engine.errors import InputError
-    from pad_engine.io.gate import (
-        check_inputs,
-        open_write,
-        prepare_outputs,
-        read_bytes,
-        read_stream,
-    )
+    from pad_engine.io.conll_stream import ConllStream
+    from pad_engine.io.gate import check_inputs, open_read, open_write, prepare_outputs
     from pad_engine.trees.projectivize import describe_lifts
 
     if args.kbest < 0 or args.kbest > 1000:
@@ -69,50 +61,52 @@ def run(args: argparse.Namespace) -> int:
     prepare_outputs([args.output], inputs)
     if args.input in (None, "-"):
         stdin = getattr(sys.stdin, "buffer", None)  # a text stream when embedded
-        raw = read_stream(stdin, "<stdin>") if stdin else \
-            sys.stdin.read().encode("utf-8", "surrogateescape")
+        opened = contextlib.nullcontext(
+            stdin or io.BytesIO(sys.stdin.read().encode("utf-8", "surrogateescape")))
         name = "<stdin>"
     else:
-        raw = read_bytes(args.input)
+        opened = open_read(args.input, limit=None)  # streamed: memory stays flat
         name = args.input
-    data = read_input(raw, name, args.pos, args.encoding)
-    if data.note:
-        print(f"pad convert: {data.note}", file=sys.stderr)
-    if args.rules or args.label_set:
-        engine = RuleBasedEngine(label_set(args.label_set or "ptb"))
-    elif args.corrected:
-        from pad_engine.learning.adapt import corrected_examples, from_corrected
+    with opened as source:
+        stream = ConllStream(source, name, args.pos, args.encoding)
+        items = iter(stream)
+        if args.rules or args.label_set:
+            engine = RuleBasedEngine(label_set(args.label_set or "ptb"))
+        elif args.corrected:
+            from pad_engine.learning.adapt import corrected_examples, from_corrected
 
-        choice = from_corrected(corrected_examples(
-            *args.corrected, args.encoding, lambda note: print(f"pad convert: {note}",
-                                                               file=sys.stderr)))
-        engine = choice.engine
-        print(f"pad convert: {choice.name}: {choice.reason}", file=sys.stderr)
-    elif args.model:
-        engine = Engine.load(args.model)
-    else:
-        choice = choose(data.sentences)
-        engine = choice.engine
-        print(f"pad convert: {choice.name}: {choice.reason}", file=sys.stderr)
-    warning = engine.label_warning(data.sentences)
+            choice = from_corrected(corrected_examples(
+                *args.corrected, args.encoding, lambda note: print(f"pad convert: {note}",
+                                                                   file=sys.stderr)))
+            engine = choice.engine
+            print(f"pad convert: {choice.name}: {choice.reason}", file=sys.stderr)
+        elif args.model:
+            engine = Engine.load(args.model)
+        else:
+            sample, items = first_sentences(items, SAMPLE)
+            choice = choose(sample)
+            engine = choice.engine
+            print(f"pad convert: {choice.name}: {choice.reason}", file=sys.stderr)
+        report = ConvertReport()
+        chunks = convert_items(engine, items, report, not args.no_prune, args.kbest)
+        if args.output:
+            with open_write(args.output, "w") as out:
+                out.writelines(chunks)
+        else:
+            sys.stdout.writelines(chunks)
+    if stream.note:
+        print(f"pad convert: {stream.note}", file=sys.stderr)
+    warning = engine.relations_warning(report.relations)
     if warning:
         print(f"pad convert: {name}: {warning}", file=sys.stderr)
-    report = ConvertReport()
-    chunks = convert_sentences(engine, data.sentences, report, not args.no_prune, args.kbest)
-    if args.output:
-        with open_write(args.output, "w") as out:
-            write_in_order(out, chunks, data)
-    else:
-        write_in_order(sys.stdout, chunks, data)
-    for err in [*data.skipped, *report.problems]:
+    for err in [*report.unreadable, *report.problems]:
         print(f"pad convert: skipped {err}", file=sys.stderr)
     for path, line, lifts in report.lifted:
         print(f"pad convert: {path}:{line}: {describe_lifts(lifts)}", file=sys.stderr)
-    total = report.sentences + len(data.skipped)
+    total = report.sentences + len(report.unreadable)
     print(f"pad convert: {report.converted} of {total} sentences converted"
           + (f" ({report.fallback} by the flat fallback)" if report.fallback else "")
           + (f", {len(report.lifted)} lifted to projective or re-rooted"
              if report.lifted else ""),
           file=sys.stderr)
     return 0
-

@@ -56,8 +56,13 @@ def _run_evalb(gold_path: str, test_path: str, delete: list[str], encoding: str 
     except InputError as err:
         raise InputError(f"against {gold_path}: {err.problem}", test_path) from None
     for row in report.rows:
-        if row.error:  # EVALB reports these on stderr too
-            print(f"{row.sent_id} : {row.error}", file=sys.stderr)
+        if row.error:  # EVALB reports these on stderr too; this says which side differs
+            print(f"{row.sent_id} : {row.error}: {row.difference}", file=sys.stderr)
+    if report.realigned_words:
+        print(f"pad eval: {report.realigned_words} words in {report.realigned_sentences} "
+              "sentences are punctuation by the tags of one tree only: deleted by the gold "
+              "tree's tags on both sides (EVALB would count those sentences as errors)",
+              file=sys.stderr)
     sys.stdout.write(evalb.format_report(report))
 
 

@@ -22,6 +22,7 @@ from pad_engine.trees.deptree import DepSentence
 COLLINS_MODEL = "english-ptb-collins.padmodel"
 UD_MODEL = "english-gum-ud.padmodel"
 MIN_KNOWN_TAGS = 0.95  # share of tokens whose tag the model knows, below which it does not fit
+SAMPLE = 500  # the first sentences of a file that tell which converter fits it
 
 UD_RELATIONS = frozenset(
     "acl advcl advmod amod appos aux case cc ccomp clf compound conj cop csubj dep det "
@@ -87,7 +88,7 @@ class Choice:
     path: Path | None = None  # the model file (None for the rule-based projection)
 
 
-def choose(sentences: Sequence[DepSentence], sample: int = 500,
+def choose(sentences: Sequence[DepSentence], sample: int = SAMPLE,
            load: Callable[[Path], Engine] = Engine.load) -> Choice:
     """The bundled model that fits the first ``sample`` sentences, else the rule-based one
     (``load`` reads a model: a batch passes one that keeps them)."""

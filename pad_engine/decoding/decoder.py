@@ -290,6 +290,28 @@ def _beam(table, first, count, ps, beam, real, complete):
     return kept
 
 
+@njit(cache=True)
+def _compact(table, first, count, ps, pe, ue):
+    """Move the entries of rows ``first``.. of an item or final-item table that own entries
+    from ``ue`` on (in row order, as they were written) down over those of the rows
+    :func:`_beam` dropped; returns how many entries they keep. The chart's entries are most
+    of its memory: a long flat sentence drops more than half of them (UD model, 300 words,
+    k = 10: 9.7 million written, 4.7 million kept)."""
+    w = ue
+    for f in range(first, first + count):
+        src, n = table[f, 1], table[f, 2]
+        if src < ue:
+            continue  # a final item that is a layer's item: its entries are that item's
+        if src != w:
+            for e in range(n):
+                ps[w + e] = ps[src + e]
+                pe[w + e, 0], pe[w + e, 1], pe[w + e, 2] = (pe[src + e, 0], pe[src + e, 1],
+                                                            pe[src + e, 2])
+            table[f, 1] = w
+        w += n
+    return w - ue
+
+
 @njit(cache=True, nogil=True)
 def _chart(inp, K):
     """Fill the chart with up to K derivations per item.
@@ -520,6 +542,7 @@ def _chart(inp, K):
                                                start)
                         if cell_beam < np.inf:
                             count = _beam(items, ui, count, ps, cell_beam, real, c == hc)
+                            used = _compact(items, ui, count, ps, pe, ue)
                         lay[c * L + layer, 0], lay[c * L + layer, 1] = ui, count
                         ui += count
                         ue += used
@@ -544,6 +567,7 @@ def _chart(inp, K):
                                             cell_beam, real, c == hc)
                     if cell_beam < np.inf:
                         nf = _beam(finals, uf, nf, ps, cell_beam, real, c == hc)
+                        used = _compact(finals, uf, nf, ps, pe, ue)
                     fin[c, 0], fin[c, 1] = uf, nf
                     uf += nf
                     ue += used

@@ -3,6 +3,8 @@ rule-based projection (``rulebased.RuleBasedEngine``), behind one ``Converter`` 
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Protocol, runtime_checkable
 
@@ -21,8 +23,13 @@ class Converter(Protocol):
         """The phrase labels it can produce (offered when relabeling)."""
         ...
 
-    def label_warning(self, sentences: list[DepSentence]) -> str | None:
+    def label_warning(self, sentences: Iterable[DepSentence]) -> str | None:
         """Why these sentences' dependency labels will give worse trees, if they will."""
+        ...
+
+    def relations_warning(self, relations: Counter[str]) -> str | None:
+        """:meth:`label_warning` from how often each relation occurs ("_" for none), which
+        a stream of sentences can count as it goes."""
         ...
 
     def candidates(self, sent: DepSentence, k: int = 10, prune: bool = True) -> list[Candidate]:
@@ -46,20 +53,25 @@ class Engine:
         self.model = model
         self.parser = Parser(model)
 
-    def label_warning(self, sentences: list[DepSentence]) -> str | None:
+    def label_warning(self, sentences: Iterable[DepSentence]) -> str | None:
         """A warning when the model reads dependency labels and most of these sentences'
         labels are ones it never saw (a file labeled in another scheme, or unlabeled): the
         trees will be worse than from a model that ignores labels. A model that reads the
         rule-based projection makes its labels itself."""
+        return self.relations_warning(
+            Counter(r for s in sentences for r in (s.rels or ["_"] * len(s.forms))))
+
+    def relations_warning(self, relations: Counter[str]) -> str | None:
+        """:meth:`label_warning` from how often each relation occurs."""
         if self.model.dep_labels in ("", "projection"):
             return None
         known = set(self.model.label_set)
-        rels = [r for s in sentences for r in (s.rels or ["_"] * len(s.forms))]
-        unknown = sum(r not in known for r in rels)
-        if not rels or unknown * 2 <= len(rels):
+        total = relations.total()
+        unknown = sum(n for r, n in relations.items() if r not in known)
+        if not total or unknown * 2 <= total:
             return None
         seen = ", ".join(self.model.label_set[:6]) + (", ..." if len(known) > 6 else "")
-        return (f"the model reads dependency labels ({seen}), but {unknown} of the {len(rels)} "
+        return (f"the model reads dependency labels ({seen}), but {unknown} of the {total} "
                 "words have labels it never saw in training: expect less accurate trees, or "
                 "use a model trained without labels")
 

@@ -151,8 +151,12 @@ class RuleBasedEngine:
         """The phrase labels the projection produces (for relabeling)."""
         return self.labels.labels(set(LABELS) - {"TOP"})
 
-    def label_warning(self, sentences: list[DepSentence]) -> str | None:
+    def label_warning(self, sentences: Iterable[DepSentence]) -> str | None:
         """None: the projection reads relations where it knows them and copes without."""
+        return None
+
+    def relations_warning(self, relations: Counter[str]) -> str | None:
+        """None, as :meth:`label_warning`."""
         return None
 
     def candidates(self, sent: DepSentence, k: int = 10, prune: bool = True) -> list[Candidate]:

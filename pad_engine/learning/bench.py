@@ -28,6 +28,7 @@ from pad_engine.io.gate import read_bytes, write_text
 from pad_engine.learning.evalb import bracket_f1, score
 from pad_engine.learning.train import Example, examples_from_penn, train
 from pad_engine.trees.deplabels import SCHEMES
+from pad_engine.trees.deptree import DepSentence
 from pad_engine.trees.lextree import to_line
 
 TRAIN_FILES = range(1, 160)
@@ -168,6 +169,157 @@ def flat_sentence_peak_mb(model_path: Path, words: int, k: int) -> float:
     if proc.returncode != 0:
         raise RuntimeError(f"flat sentence: {proc.stderr.strip()[-500:]}")
     return int(proc.stdout.split()[-1]) / 1024
+
+
+# One process decodes a long sentence of a shape (flat: a verb heading every other word;
+# chain: each word heading the next) as ``pad convert`` does (the best line, or k trees),
+# after a warm-up, and prints its peak. Its words cycle through common tags, with their UD
+# relations ("ud") or none, as a Penn Treebank conversion gives ("ptb").
+_LONG = _PEAK + """
+import json
+from pad_engine.decoding.engine import Engine
+from pad_engine.trees.deptree import DepSentence
+engine, k = Engine.load(sys.argv[1]), int(sys.argv[2])
+def convert(sent):
+    if k == 1:
+        return engine.best_line(sent)[1]
+    cands = engine.candidates(sent, k=k)
+    [c.penn(sent.forms) for c in cands]
+    return cands[0].how
+convert(DepSentence(*json.loads(sys.argv[3])))
+how = convert(DepSentence(*json.loads(sys.argv[4])))
+print(how, peak_kb())
+"""
+# (tag, UD relation) of the words of a long sentence, in turn
+_WORDS = [("DT", "det"), ("JJ", "amod"), ("NN", "nsubj"), ("IN", "case"), ("NN", "obl"),
+          (",", "punct"), ("RB", "advmod"), ("CC", "cc"), ("NNP", "conj"), ("CD", "nummod"),
+          ("PRP", "obj"), ("NNS", "nmod"), ("VBG", "advcl"), ("TO", "mark"), ("MD", "aux"),
+          (".", "punct")]
+LONG_SHAPES = ("flat", "chain")
+LONG_RELATIONS = ("ud", "ptb")
+
+
+def long_sentence(shape: str, relations: str, words: int) -> DepSentence:
+    """A ``words``-word d-parse of a shape (flat: a VBD heading every other word; chain:
+    each word heading the next), its words' tags and relations (``ud``; ``ptb``: none) taken
+    in turn from common ones."""
+    if shape == "flat":
+        h = words // 2
+        heads = [0 if i == h else h for i in range(1, words + 1)]
+    else:
+        heads = list(range(words))
+    tags = [_WORDS[i % len(_WORDS)][0] for i in range(words)]
+    rels = [_WORDS[i % len(_WORDS)][1] for i in range(words)]
+    root = heads.index(0)
+    tags[root], rels[root] = "VBD", "root"
+    return DepSentence([f"w{i}" for i in range(words)], tags, heads,
+                       rels if relations == "ud" else [])
+
+
+def long_sentence_peak(model_path: Path, shape: str, relations: str, words: int, k: int
+                       ) -> tuple[float, float, str]:
+    """Peak memory (MB) of a process converting one long sentence (:func:`long_sentence`)
+    to ``k`` trees, the seconds that process took and how the sentence was decoded."""
+    import json
+
+    sentences = [long_sentence(shape, relations, n) for n in (3, words)]  # warm-up, measured
+    start = time.perf_counter()
+    proc = subprocess.run([sys.executable, "-c", _LONG, str(model_path), str(k), *(
+        json.dumps([s.forms, s.tags, s.heads, s.rels]) for s in sentences)],
+        capture_output=True, text=True)
+    seconds = time.perf_counter() - start
+    if proc.returncode != 0:
+        raise RuntimeError(f"long sentence: {proc.stderr.strip()[-500:]}")
+    how, peak = proc.stdout.split()[-2:]
+    return int(peak) / 1024, seconds, how
+
+
+def repeated_file(source: Path, sentences: int, out: Path) -> None:
+    """A CoNLL file of ``sentences`` sentences: ``source``'s, repeated as often as needed."""
+    from pad_engine.io.conll_stream import ConllStream
+    from pad_engine.io.gate import open_read, open_write
+
+    written = 0
+    with open_write(out, "w") as f:
+        while written < sentences:
+            with open_read(source, limit=None) as src:
+                for sent in ConllStream(src, str(source)):
+                    if written == sentences:
+                        break
+                    if isinstance(sent, DepSentence):
+                        f.write("\n".join(sent.lines) + "\n\n")
+                        written += 1
+            if not written:
+                raise InputError("no sentence to repeat", str(source))
+
+
+def pad_process(args: list[str]) -> tuple[float, int]:
+    """Wall time and peak memory (kB) of one ``pad`` process with these arguments."""
+    start = time.perf_counter()
+    proc = subprocess.run([sys.executable, "-c", _PAD, *args], capture_output=True, text=True,
+                          preexec_fn=None if os.name != "posix" else os.setpgrp)
+    seconds = time.perf_counter() - start
+    if proc.returncode != 0:
+        raise RuntimeError(f"pad {args[0]} failed: {proc.stderr.strip()[-500:]}")
+    return seconds, int(proc.stderr.split()[-1])
+
+
+FILE_LENGTHS = (1_000, 10_000, 100_000)
+
+
+def memory_figures(ewt: Path | None, words: int = 300, out: Callable[[str], None] = print
+                   ) -> dict:
+    """Peak memory rows: ``pad convert`` and ``pad convert-dir`` (one process) on files of
+    1,000, 10,000 and 100,000 sentences (UD English EWT train, repeated), the bundled model
+    chosen as for a user's file; and a process converting one ``words``-word sentence of
+    each shape, relations and bundled model, to 1 and 10 trees. Rows print as they come."""
+    from pad_engine.decoding.choice import COLLINS_MODEL, UD_MODEL
+    from pad_engine.resources import resource_path
+
+    figures: dict = {"long": {}}
+    if ewt is not None:
+        train = ewt / "en_ewt-ud-train.conllu"
+        if not train.exists():
+            raise InputError("no en_ewt-ud-train.conllu here: not UD English EWT", str(ewt))
+        figures["length"] = {}
+        with tempfile.TemporaryDirectory() as tmp:
+            tmpdir = Path(tmp)
+            for n in FILE_LENGTHS:
+                folder = tmpdir / f"in{n}"
+                folder.mkdir()
+                conll = folder / f"ewt{n}.conllu"
+                repeated_file(train, n, conll)
+                row = {}
+                row["convert"] = pad_process(["convert", str(conll), "-o",
+                                              str(tmpdir / f"ewt{n}.mrg")])
+                row["convert-dir"] = pad_process(["convert-dir", str(folder),
+                                                  str(tmpdir / f"out{n}"), "--jobs", "1"])
+                figures["length"][n] = row
+                conll.unlink()
+                out(format_length_row(n, row))
+    for model in (UD_MODEL, COLLINS_MODEL):
+        path = resource_path("models", model)
+        for shape in LONG_SHAPES:
+            for relations in LONG_RELATIONS:
+                row = {k: long_sentence_peak(path, shape, relations, words, k) for k in (1, 10)}
+                figures["long"][model, shape, relations] = row
+                out(format_long_row(model, shape, relations, words, row))
+    return figures
+
+
+def format_length_row(n: int, row: dict) -> str:
+    """A file-length row of :func:`memory_figures`."""
+    return f"file of {n:>7,} EWT sentences     " + "  ".join(
+        f"pad {cmd}: peak {kb / 1024:4.0f} MB, {seconds:5.0f} s" for cmd, (seconds, kb)
+        in row.items())
+
+
+def format_long_row(model: str, shape: str, relations: str, words: int, row: dict) -> str:
+    """A long-sentence row of :func:`memory_figures`."""
+    name = model.removesuffix(".padmodel")
+    return (f"{words}-word {shape:<5} {relations.upper():<3} {name:<20}" + "  ".join(
+        f"k={k}: peak {mb:4.0f} MB, {seconds:4.1f} s ({how})" for k, (mb, seconds, how)
+        in row.items()))
 
 
 def convert_process(model_path: Path, conll: Path, out: Path) -> tuple[float, int]:

@@ -18,7 +18,11 @@ EVALB, so this module copies its rules rather than "fixing" them:
 * A sentence is skipped (status 2) when the test tree has no words left, and is an error
   (status 1) when the word counts or words differ; both are left out of every total but the
   sentence counts. EVALB gives up at the twelfth error sentence (``MAX_ERROR 10``); so does
-  :func:`score`, by raising :class:`InputError`.
+  :func:`score`, by raising :class:`InputError` that says how the trees' words differ.
+* One departure, for parser output: when the two trees have the same words but not the same
+  deleted ones (a tagger gave punctuation another tag than gold, so each side deletes other
+  words), EVALB calls the sentence an error; :func:`score` deletes by the gold tree's tags on
+  both sides and scores it, and counts those words (``EvalbReport.realigned_words``).
 * ``delete`` adds labels to :data:`DELETE_LABELS`, as more ``DELETE_LABEL`` lines in a
   parameter file do: ``pad eval --delete-label ROOT`` scores treebanks rooted in ``ROOT``
   (GUM and many others) the way COLLINS.prm scores those rooted in ``TOP``.
@@ -64,12 +68,16 @@ class _Tree:
     words: list[str]  # words left after DELETE_LABELS leaves are removed
     tags: list[str]
     brackets: Counter  # (label, start, end) -> count, deleted brackets excluded
+    leaves: list[tuple[str, str]]  # (tag, word) of every leaf not tagged -NONE-
 
 
-def _parse(tree: str, deleted: frozenset[str] = DELETE_LABELS) -> _Tree:
-    """One tree the way EVALB's read_line() and massage_data() see it; ValueError if malformed."""
+def _parse(tree: str, deleted: frozenset[str] = DELETE_LABELS,
+           drop: Sequence[bool] | None = None) -> _Tree:
+    """One tree the way EVALB's read_line() and massage_data() see it; ValueError if malformed.
+    ``drop`` (one flag per leaf not tagged -NONE-) deletes leaves by position, not by tag."""
     words: list[str] = []
     tags: list[str] = []
+    leaves: list[tuple[str, str]] = []
     length = 0
     stack: list[tuple[str, int]] = []
     brackets: Counter = Counter()
@@ -79,7 +87,11 @@ def _parse(tree: str, deleted: frozenset[str] = DELETE_LABELS) -> _Tree:
             tag = m.group(1)
             if tag not in DELETE_LABELS_FOR_LENGTH:
                 length += 1
-            if tag not in deleted:
+                leaves.append((tag, m.group(2)))
+                gone = drop[len(leaves) - 1] if drop is not None else tag in deleted
+            else:
+                gone = True
+            if not gone:
                 words.append(m.group(2))
                 tags.append(tag)
         elif kind == 3:
@@ -100,7 +112,7 @@ def _parse(tree: str, deleted: frozenset[str] = DELETE_LABELS) -> _Tree:
             )
     if stack:
         raise ValueError(f"unbalanced brackets: {len(stack)} '(' never closed")
-    return _Tree(length, words, tags, brackets)
+    return _Tree(length, words, tags, brackets, leaves)
 
 
 def read_trees(path: str | Path, encoding: str | None = None,
@@ -182,6 +194,7 @@ class SentenceResult:
     words: int = 0  # gold words scored for tagging (punctuation and -NONE- removed)
     correct_tags: int = 0
     error: str | None = None  # what EVALB writes to stderr for an error sentence
+    difference: str | None = None  # an error sentence's words: which side differs, and how
 
     @property
     def recall(self) -> float:
@@ -279,6 +292,8 @@ class EvalbReport:
     overall: Summary = field(default_factory=Summary)
     within_cutoff: Summary = field(default_factory=Summary)  # sentences with Len. <= cutoff_len
     cutoff_len: int = CUTOFF_LEN
+    realigned_words: int = 0  # words deleted by the gold tree's tag only (see the module)
+    realigned_sentences: int = 0
 
 
 def _pct(n: int, d: int) -> float:
@@ -292,11 +307,13 @@ def _score_one(sent_id: int, gold: _Tree, test: _Tree) -> SentenceResult:
         return SentenceResult(sent_id, length, 2)
     if len(gold.words) != len(test.words):
         return SentenceResult(
-            sent_id, length, 1, error=f"Length unmatch ({len(gold.words)}|{len(test.words)})"
+            sent_id, length, 1, error=f"Length unmatch ({len(gold.words)}|{len(test.words)})",
+            difference=_difference(gold, test),
         )
     for g, t in zip(gold.words, test.words):
         if g != t:
-            return SentenceResult(sent_id, length, 1, error=f"Words unmatch ({g}|{t})")
+            return SentenceResult(sent_id, length, 1, error=f"Words unmatch ({g}|{t})",
+                                  difference=_difference(gold, test))
     matched = sum((gold.brackets & test.brackets).values())
     crossing = 0
     gold_spans = {(s, e) for _, s, e in gold.brackets}
@@ -321,29 +338,60 @@ def _score_one(sent_id: int, gold: _Tree, test: _Tree) -> SentenceResult:
     )
 
 
+def _difference(gold: _Tree, test: _Tree) -> str:
+    """How the test tree's words (punctuation included, -NONE- not) differ from the gold
+    tree's, counting words from 1: a word one side lacks, or the first that differs."""
+    g = [w for _, w in gold.leaves]
+    t = [w for _, w in test.leaves]
+    j = next((j for j, (a, b) in enumerate(zip(g, t)) if a != b), min(len(g), len(t)))
+    if len(t) > len(g) and t[j + 1:] == g[j:]:
+        return f"the test tree has a word the gold tree lacks: word {j + 1} {t[j]!r}"
+    if len(g) > len(t) and g[j + 1:] == t[j:]:
+        return f"the test tree lacks the gold tree's word {j + 1} {g[j]!r}"
+    if len(g) != len(t):
+        return (f"the test tree has {len(t)} words, the gold tree {len(g)}; they part at word "
+                f"{j + 1} ({_word(t, j)} in test, {_word(g, j)} in gold)")
+    return f"word {j + 1} is {t[j]!r} in the test tree but {g[j]!r} in the gold tree"
+
+
+def _word(words: list[str], j: int) -> str:
+    return repr(words[j]) if j < len(words) else "the end"
+
+
 def score(gold_trees: Sequence[str], test_trees: Sequence[str],
           delete: Iterable[str] = ()) -> EvalbReport:
     """Score test trees against gold trees (one string per sentence) as EVALB with COLLINS.prm
-    (plus a ``DELETE_LABEL`` line for each label in ``delete``).
+    (plus a ``DELETE_LABEL`` line for each label in ``delete``); where the trees have the same
+    words but delete others, by the gold tree's tags on both sides (see the module).
 
     Raises InputError on malformed trees, different tree counts, and, like EVALB, at the
-    twelfth error sentence (word counts or words that differ), which means misaligned files.
+    twelfth error sentence (word counts or words that differ), saying how the words differ.
     """
     if len(gold_trees) != len(test_trees):
         raise InputError(f"{len(gold_trees)} gold trees but {len(test_trees)} test trees")
     report = EvalbReport()
     errors = 0
+    first_error = ""
     deleted = DELETE_LABELS.union(delete)
     for sent_id, (g, t) in enumerate(zip(gold_trees, test_trees), 1):
         gold = _parse_or_raise(g, "gold", sent_id, deleted)
         test = _parse_or_raise(t, "test", sent_id, deleted)
+        drop = [tag in deleted for tag, _ in gold.leaves]
+        if test.leaves and drop != [tag in deleted for tag, _ in test.leaves] and \
+                [w for _, w in gold.leaves] == [w for _, w in test.leaves]:
+            report.realigned_words += sum(a != (tag in deleted)
+                                          for a, (tag, _) in zip(drop, test.leaves))
+            report.realigned_sentences += 1
+            test = _parse(t, deleted, drop)
         row = _score_one(sent_id, gold, test)
         if row.status == 1:
             errors += 1
+            first_error = first_error or f"sentence {sent_id}: {row.difference}"
             if errors > MAX_ERROR + 1:
                 raise InputError(
-                    f"sentence {sent_id}: {row.error}: {errors} error sentences, and EVALB "
-                    f"(MAX_ERROR {MAX_ERROR}) gives up here; are gold and test aligned?"
+                    f"sentence {sent_id}: {row.error}: {row.difference}; {errors} error "
+                    f"sentences, and EVALB (MAX_ERROR {MAX_ERROR}) gives up here (the first, "
+                    f"{first_error})"
                 )
         report.rows.append(row)
         report.overall.add(row)

@@ -98,3 +98,36 @@ def test_a_grammar_without_rules_falls_back_to_the_flat_projection():
     assert [c.how for c in cands] == ["fallback"]
     assert parser.parse_line(forms, tags, heads) == (
         to_line(parser.parse(forms, tags, heads).tree, forms), "fallback")
+
+
+def test_a_head_that_only_builds_top_is_escalated():
+    """A grammar with TOP over several phrases (FarPaHC joins trees into one sentence: TOP ->
+    S FRAG) builds TOP inside a sentence too. A head whose complete cell has only TOP is not
+    done (its parent cannot attach TOP), so it escalates to glue rather than leave its parent
+    with nothing to attach and the sentence flat (issue 32: 12 of 95 FarPaHC held-out
+    sentences)."""
+    from nltk import Tree
+    from toy import TREES, toy_heads
+
+    from pad_engine.learning.train import example_from_lextree, train
+    from pad_engine.trees.lextree import from_penn
+
+    examples = []
+    for line in TREES + ["(TOP (S (VP (VBD ran))) (FRAG (UH oh)))"]:
+        t = Tree.fromstring(line)
+        examples.append(example_from_lextree(from_penn(t, toy_heads(t)), t.leaves()))
+    model = train(examples, epochs=0, bits=14, backoff=False)
+    model.weights = np.random.default_rng(7).normal(0, 1, model.weights.shape).astype(
+        np.float32)
+    parser = Parser(model)
+    # "oh" depends on "ran" (only TOP -> S FRAG attaches it), "ran" on "in"
+    forms, tags, heads = ["in", "ran", "oh"], ["IN", "VBD", "UH"], [0, 1, 2]
+    for prune in (True, False):
+        parse = parser.parse(forms, tags, heads, prune=prune)
+        assert parse.how == "glue"
+        assert induced_heads(parse.tree, 3) == heads
+        assert parser.parse_line(forms, tags, heads, prune=prune) == (
+            to_line(parse.tree, forms), "glue")
+        cands = parser.kbest(forms, tags, heads, 3, prune=prune)
+        assert cands and all(c.how == "glue" for c in cands)
+

@@ -550,8 +550,9 @@ def _chart(inp, K):
                     if c == hc:  # the complete items a parent may attach
                         for f in range(uf - nf, uf):
                             comp[h * nsym + finals[f, 0]] = f
-            # the head's parent can only attach a phrase or a tag, never an intermediate
-            done = comp[h * nsym + top] >= 0
+            # the root needs TOP; any other head's parent can only attach a phrase or a tag,
+            # never an intermediate nor TOP (a grammar with TOP -> X Y builds TOP anywhere)
+            done = h == root and comp[h * nsym + top] >= 0
             for f in range(fin[hc, 0], fin[hc, 0] + fin[hc, 1]):
                 done = done or (h != root and real[finals[f, 0]])
             if done or not escalate or level == GLUE:

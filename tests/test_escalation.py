@@ -131,3 +131,19 @@ def test_a_head_that_only_builds_top_is_escalated():
         cands = parser.kbest(forms, tags, heads, 3, prune=prune)
         assert cands and all(c.how == "glue" for c in cands)
 
+
+def test_glue_builds_a_phrase_over_a_tag_whose_projection_is_top():
+    """A tag that projects TOP in training (or in a model file) would give glue only TOP over
+    it, which nothing attaches: glue builds the grammar's common phrase instead."""
+    from toy import toy_examples
+
+    from pad_engine.learning.train import train
+
+    model = train(toy_examples(), epochs=0, bits=14, backoff=False)
+    model.projections = {tag: "TOP" for tag in model.grammar.tags}
+    model.invalidate()
+    parser = Parser(model)
+    for forms, tags, heads in _uncovered(model, 10, seed=3):
+        parse = parser.parse(forms, tags, heads)
+        assert parse.how == "glue"
+        assert induced_heads(parse.tree, len(forms)) == heads

@@ -176,3 +176,28 @@ def test_glue_only_where_exact_decoding_needs_it():
     assert "(S (NP (NN dog)) (VP (MD can)))" in to_line(pruned.tree, forms)
     assert [c.how for c in parser.kbest(forms, tags, heads, 3)][0] == "exact"
 
+
+def test_pad_convert_says_how_many_sentences_are_flat_and_why(tmp_path, capsys):
+    """The one grammar glue cannot use, one without phrases (trained on "(TOP (NN dog))"):
+    its sentences are flat, and pad convert says how many and why."""
+    from nltk import Tree
+    from toy import toy_heads
+
+    from pad_engine.cli import main
+    from pad_engine.decoding.parser import FALLBACK_WHY
+    from pad_engine.learning.train import example_from_lextree, train
+    from pad_engine.trees.lextree import from_penn
+
+    t = Tree.fromstring("(TOP (NN dog))")
+    model = train([example_from_lextree(from_penn(t, toy_heads(t)), t.leaves())], epochs=0,
+                  bits=12, backoff=False)
+    model.save(tmp_path / "m.padmodel")
+    conll = tmp_path / "in.conll"
+    conll.write_text("1\tCats\t_\tNN\tNN\t_\t2\t_\t_\t_\n2\tsleep\t_\tVBP\tVBP\t_\t0\t_\t_\t_\n\n"
+                     "1\tdog\t_\tNN\tNN\t_\t0\t_\t_\t_\n\n")
+    out = tmp_path / "out.mrg"
+    assert main(["convert", str(conll), "-o", str(out), "--model",
+                 str(tmp_path / "m.padmodel")]) == 0
+    assert out.read_text().splitlines() == ["(TOP (X (NN Cats) (VBP sleep)))", "(TOP (NN dog))"]
+    assert (f"2 of 2 sentences converted (1 by the flat fallback: {FALLBACK_WHY})"
+            in capsys.readouterr().err)

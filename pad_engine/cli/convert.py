@@ -44,6 +44,7 @@ def run(args: argparse.Namespace) -> int:
     )
     from pad_engine.decoding.choice import choose
     from pad_engine.decoding.engine import Engine
+    from pad_engine.decoding.parser import FALLBACK_WHY
     from pad_engine.decoding.rulebased import RuleBasedEngine, label_set
     from pad_engine.errors import InputError
     from pad_engine.io.atomic import atomic_open, prepare_output
@@ -101,7 +102,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"pad convert: {path}:{line}: {describe_lifts(lifts)}", file=sys.stderr)
     total = report.sentences + len(data.skipped)
     print(f"pad convert: {report.converted} of {total} sentences converted"
-          + (f" ({report.fallback} by the flat fallback)" if report.fallback else "")
+          + (f" ({report.fallback} by the flat fallback: {FALLBACK_WHY})"
+             if report.fallback else "")
           + (f", {len(report.lifted)} lifted to projective or re-rooted"
              if report.lifted else ""),
           file=sys.stderr)

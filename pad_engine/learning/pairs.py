@@ -263,6 +263,7 @@ class HeldOut:
     grammar_f1: float  # the closest trees the model's grammar can build
     bound_f1: float  # the best trees with any grammar: no converter keeping the d-parses
     bound_upper: float  # scores above this (bound_f1 is what trees found reach)
+    flat: int = 0  # sentences decoded as the flat fallback (parser.FALLBACK_WHY)
 
 
 def closest_lines(parser: Parser, pairs: list[Pair]) -> list[str]:
@@ -291,9 +292,9 @@ def score_pairs(model: Model, pairs: list[Pair]) -> HeldOut:
     from pad_engine.trees.lextree import to_line
 
     parser = Parser(model)
-    test = [to_line(parser.parse(p.forms, p.tags, p.heads, rels=p.rels).tree, p.forms)
-            for p in pairs]
-    f1 = pairs_f1(pairs, test)
+    parses = [parser.parse(p.forms, p.tags, p.heads, rels=p.rels) for p in pairs]
+    f1 = pairs_f1(pairs, [to_line(d.tree, p.forms) for d, p in zip(parses, pairs)])
     sentences = [Sentence(p.forms, p.tags, p.heads, tree_to_line(p.tree)) for p in pairs]
     bound, upper = any_oracle(sentences, f1)
-    return HeldOut(len(pairs), f1, pairs_f1(pairs, closest_lines(parser, pairs)), bound, upper)
+    return HeldOut(len(pairs), f1, pairs_f1(pairs, closest_lines(parser, pairs)), bound, upper,
+                   sum(d.how == "fallback" for d in parses))

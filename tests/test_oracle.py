@@ -6,7 +6,7 @@ import random
 from collections import Counter
 
 import pytest
-from toy import enumerate_parses, random_projective
+from toy import enumerate_parses, random_projective, random_treebank
 
 from pad_engine.decoding.parser import Parser
 from pad_engine.trees.binarize import debinarize
@@ -82,31 +82,6 @@ def test_oracle_returns_the_gold_tree_of_its_own_dparse(ptb_dir):
         assert to_line(result.tree, ex.forms) == to_line(ex.lex, ex.forms)
 
 
-_LABELS, _TAGS = ["S", "NP", "VP", "PP"], ["DT", "NN", "VBD", "IN", ",", "."]
-
-
-def _random_tree(rng: random.Random, words: list[str], depth: int = 0) -> LexNode:
-    """A random head-marked tree over a few labels, with punctuation (which EVALB deletes, so
-    that brackets differing only by it share an EVALB span); its words go to ``words``."""
-    if depth > 2 or rng.random() < 0.3:
-        words.append(f"x{len(words)}")
-        return LexNode(rng.choice(_TAGS), [], 0, len(words) - 1)
-    kids = [_random_tree(rng, words, depth + 1) for _ in range(rng.randint(1, 3))]
-    return LexNode(rng.choice(_LABELS), kids, rng.randrange(len(kids)), -1)
-
-
-def _random_treebank(rng: random.Random, count: int) -> list:
-    from pad_engine.learning.train import example_from_lextree
-
-    out = []
-    while len(out) < count:
-        words: list[str] = []
-        root = _random_tree(rng, words)
-        if root.word < 0 and len(words) <= 6:
-            out.append(example_from_lextree(LexNode("TOP", [root], 0, -1), words))
-    return out
-
-
 def test_one_oracle_the_closest_trees_by_brute_force_on_random_grammars():
     """On small random grammars with punctuation, the held-out figure of pad train --deps
     (``score_pairs``) is the EVALB F1 of pad oracle's trees (``Parser.oracle``), and each
@@ -123,7 +98,7 @@ def test_one_oracle_the_closest_trees_by_brute_force_on_random_grammars():
     rng = random.Random(5)
     compared = differ = 0
     for _ in range(20):
-        examples = _random_treebank(rng, 6)
+        examples = random_treebank(rng, 6)
         model = train(examples, epochs=0, bits=12, backoff=False)
         parser = Parser(model)
         pairs, golds = [], []

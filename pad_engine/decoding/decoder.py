@@ -618,21 +618,21 @@ def _exact_builds(order, t0, t, root, rows, nl, nr, lptr, rptr, ldeps, rdeps, ta
         m = order[u]
         at[m] = u - t0
         ra = nr[m] + 1
-        grid = np.zeros(((nl[m] + 1) * ra, nsym), np.bool_)
+        grid = np.zeros((2, ra, nsym), np.bool_)  # rows a - 1 and a of the head's cells
         for a in range(nl[m] + 1):
+            grid[a % 2] = False
             for b in range(ra):
-                c = a * ra + b
-                cur = grid[c]
+                cur = grid[a % 2, b]
                 if a == 0 and b == 0:
                     cur[tag_sym[rows[m]]] = True
                 for side in range(2):
                     if (side == 0 and a == 0) or (side == 1 and b == 0):
                         continue
-                    src = c - ra if side == 0 else c - 1
+                    src = grid[(a - 1) % 2, b] if side == 0 else grid[a % 2, b - 1]
                     d = ldeps[lptr[m] + a - 1] if side == 0 else rdeps[rptr[m] + b - 1]
                     dep = can[at[d]]
                     for Y in range(nsym):
-                        if grid[src, Y]:
+                        if src[Y]:
                             key = ((nrows - 1) * 3 + 1 - side) * nsym + Y
                             for e in range(ptr[key], ptr[key + 1]):
                                 if dep[binary[ids[e], 2]]:
@@ -652,7 +652,7 @@ def _exact_builds(order, t0, t, root, rows, nl, nr, lptr, rptr, ldeps, rdeps, ta
                         break
                     cur |= nxt
                     frontier = nxt
-        done = grid[(nl[m] + 1) * ra - 1]
+        done = grid[nl[m] % 2, nr[m]]
         if m == root:
             return done[top]
         can[u - t0] = done & real

@@ -201,6 +201,12 @@ def test_pad_convert_says_how_many_sentences_are_flat_and_why(tmp_path, capsys):
     assert out.read_text().splitlines() == ["(TOP (X (NN Cats) (VBP sleep)))", "(TOP (NN dog))"]
     assert (f"2 of 2 sentences converted (1 by the flat fallback: {FALLBACK_WHY})"
             in capsys.readouterr().err)
+    # pad train --hold-out counts them too
+    from pad_engine.learning.pairs import Pair, score_pairs
+
+    pair = Pair(["Cats", "sleep"], ["NN", "VBP"], [2, 0],
+                Tree.fromstring("(TOP (S (NP (NN Cats)) (VP (VBP sleep))))"), "test")
+    assert score_pairs(model, [pair]).flat == 1
 
 
 def test_no_sentence_is_flat_under_random_grammars():

@@ -16,7 +16,7 @@ from pad_engine.decoding.parser import chart_inputs, encode
 from pad_engine.io.conll import format_conllx
 from pad_engine.learning.train import Example, example_from_lextree, gold_derivation
 from pad_engine.trees.binarize import HEAD_LEFT, HEAD_RIGHT, LEAF, UNARY, BinNode, debinarize
-from pad_engine.trees.lextree import from_penn
+from pad_engine.trees.lextree import LexNode, from_penn
 
 TREES = [
     "(TOP (S (NP (DT the) (NN man)) (VP (VBD saw) (NP (DT a) (NN dog)) "
@@ -173,3 +173,29 @@ def random_projective(n: int, rng: random.Random) -> list[int]:
     return heads
 
 
+
+
+LABELS, RANDOM_TAGS = ["S", "NP", "VP", "PP"], ["DT", "NN", "VBD", "IN", ",", "."]
+
+
+def random_tree(rng: random.Random, words: list[str], depth: int = 0) -> LexNode:
+    """A random head-marked tree over a few labels, with punctuation (which EVALB deletes, so
+    that brackets differing only by it share an EVALB span); its words go to ``words``."""
+    if depth > 2 or rng.random() < 0.3:
+        words.append(f"x{len(words)}")
+        return LexNode(rng.choice(RANDOM_TAGS), [], 0, len(words) - 1)
+    kids = [random_tree(rng, words, depth + 1) for _ in range(rng.randint(1, 3))]
+    return LexNode(rng.choice(LABELS), kids, rng.randrange(len(kids)), -1)
+
+
+def random_treebank(rng: random.Random, count: int, joined: float = 0.0) -> list[Example]:
+    """``count`` random training trees of at most 6 words; with probability ``joined`` a tree
+    is two trees under one TOP (as FarPaHC joins trees into one sentence: TOP -> X Y)."""
+    out = []
+    while len(out) < count:
+        words: list[str] = []
+        kids = [random_tree(rng, words) for _ in range(2 if rng.random() < joined else 1)]
+        if all(k.word < 0 for k in kids) and len(words) <= 6:
+            top = LexNode("TOP", kids, rng.randrange(len(kids)), -1)
+            out.append(example_from_lextree(top, words))
+    return out

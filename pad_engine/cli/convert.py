@@ -42,6 +42,7 @@ def run(args: argparse.Namespace) -> int:
     from pad_engine.batch.files import ConvertReport, convert_items, first_sentences
     from pad_engine.decoding.choice import SAMPLE, choose
     from pad_engine.decoding.engine import Engine
+    from pad_engine.decoding.parser import FALLBACK_WHY
     from pad_engine.decoding.rulebased import RuleBasedEngine, label_set
     from pad_engine.errors import InputError
     from pad_engine.io.conll_stream import ConllStream
@@ -105,7 +106,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"pad convert: {path}:{line}: {describe_lifts(lifts)}", file=sys.stderr)
     total = report.sentences + len(report.unreadable)
     print(f"pad convert: {report.converted} of {total} sentences converted"
-          + (f" ({report.fallback} by the flat fallback)" if report.fallback else "")
+          + (f" ({report.fallback} by the flat fallback: {FALLBACK_WHY})"
+             if report.fallback else "")
           + (f", {len(report.lifted)} lifted to projective or re-rooted"
              if report.lifted else ""),
           file=sys.stderr)

@@ -109,7 +109,13 @@ def run(args: argparse.Namespace) -> int:
         result = score_pairs(model, held)
         model.training["held_out"] = {"sentences": result.sentences, "f1": round(result.f1, 2),
                                       "grammar_oracle_f1": round(result.grammar_f1, 2),
-                                      "bound_f1": round(result.bound_f1, 2)}
+                                      "bound_f1": round(result.bound_f1, 2),
+                                      "flat": result.flat}
+        if result.flat:
+            from pad_engine.decoding.parser import FALLBACK_WHY
+
+            print(f"pad train: {result.flat} held-out sentences decoded as flat trees: "
+                  f"{FALLBACK_WHY}", file=sys.stderr)
         print(f"pad train: held-out {result.sentences} sentences: F1 {result.f1:.2f}; trees "
               f"consistent with the d-parses: the closest the model's grammar builds score "
               f"{result.grammar_f1:.2f}, the best with any phrases and labels "

@@ -184,14 +184,18 @@ class Grammar:
         tags = set(self.tags) | {UNKNOWN_TAG}
         phrases = [s for s in self.symbols if s not in tags and s != TOP
                    and not is_intermediate(s)]
-        common = [p for p, _ in Counter(projections.values()).most_common() if p in self._sym]
+        # a tag's glue phrase must be a phrase: glue builds nothing over TOP (whose parent is
+        # -1), so a projection to TOP would leave the tag's head without any glue tree
+        phrase_ids = {self._sym[p] for p in phrases}
+        common = [p for p, _ in Counter(projections.values()).most_common() if p in phrases]
         default = self._sym[(common or phrases)[0]] if common or phrases else -1
         parents = np.full(len(self.symbols), -1, np.int64)
         for y, label in enumerate(self.symbols):
             if label == TOP:
                 continue
             if label in tags:
-                parents[y] = self._sym.get(projections.get(label, ""), default)
+                projected = self._sym.get(projections.get(label, ""), -1)
+                parents[y] = projected if projected in phrase_ids else default
             else:
                 parents[y] = self._sym[_phrase(label)] if _phrase(label) in self._sym else y
         return parents

@@ -4,7 +4,7 @@ The decoder needs a derivation under the model's grammar; a head that pruning le
 one is redone exactly, and one that even the exact grammar cannot build (a rule never seen in
 training) with glue rules (:mod:`pad_engine.decoding.decoder`), all in one pass, so every
 sentence gets a tree consistent with its d-parse. The flat projection of the d-parse is the
-last resort.
+last resort, for a grammar glue rules cannot use (:data:`FALLBACK_WHY`).
 """
 
 from __future__ import annotations
@@ -103,6 +103,9 @@ def run_decoder(model: Model, enc: Encoded, mode: int, **options):
 
 
 HOW = ("pruned", "exact", "glue")  # Parse.how by the highest mode a head needed
+# Why a sentence can still come out flat: glue rules build a phrase of the grammar over any
+# phrase or tag, so they derive every projective d-parse unless the grammar has no phrase.
+FALLBACK_WHY = "the model's grammar has no phrase for glue rules to build"
 
 
 def derivation_tree(symbols: list[str], kinds, syms, words, tags: list[str]) -> LexNode:

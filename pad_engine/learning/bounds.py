@@ -1,5 +1,7 @@
-"""Oracle bounds on held-out pairs: the best EVALB F1 any tree consistent with the d-parses
-can reach, under a model's grammar and under any grammar.
+"""Oracle bound on held-out pairs: the best EVALB F1 any tree consistent with the d-parses
+can reach, under any grammar. (Under a model's grammar, the closest consistent trees are
+``Parser.oracle``'s, the one search behind ``pad oracle`` and ``pad train --hold-out``:
+:func:`pad_engine.learning.pairs.closest_lines`.)
 
 F1 is a ratio, so the tree set that maximizes it is found the Dinkelbach way: for a guess
 ``f`` of the best corpus F1, each sentence's tree maximizes (2 - f) per bracket that matches a
@@ -8,25 +10,17 @@ corpus F1 of those trees is the next guess, and the guesses rise to the maximum 
 rounds). Brackets are scored as EVALB sees them: punctuation and TOP deleted, function tags
 cut, ADVP = PRT, spans over the words that remain.
 
-* Under the model's grammar: the decoder with zero weights finds the trees with the most
-  gold brackets minus other brackets (gains +1 and -1: below 1 the per-cell gains would pay
-  twice for a gold label repeated over another one in a unary chain, which the decoder
-  cannot see), with glue rules where the grammar derives nothing, as the model decodes.
-  These are real trees of the grammar, so its best F1 is at least theirs; weights that
-  reproduced them would score as much.
-* Under any grammar: every consistent tree is, for each head word, a chain of phrases that
-  take in growing prefixes of its left and right dependents (nearest first), with any labels;
-  the chains of different words are independent, so each word's best chain is a longest
-  path over its (left, right) grid, with as many brackets at a point as gold brackets share
-  its span. No converter that keeps the d-parse can score higher. (Two words' chains can
-  reach the same EVALB span when they differ only by punctuation, which the search counts
-  twice; the figure reported is EVALB on the trees built, so it is a tree's real F1 and at
-  most a hair below the maximum.)
+Every consistent tree is, for each head word, a chain of phrases that take in growing
+prefixes of its left and right dependents (nearest first), with any labels; the chains of
+different words are independent, so each word's best chain is a longest path over its (left,
+right) grid, with as many brackets at a point as gold brackets share its span. No converter
+that keeps the d-parse can score higher. (Two words' chains can reach the same EVALB span when
+they differ only by punctuation, which the search counts twice; the figure reported is EVALB
+on the trees built, so it is a tree's real F1 and at most a hair below the maximum.)
 """
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -36,8 +30,6 @@ import numpy as np
 from pad_engine.learning.evalb import DELETE_LABELS, _parse, bracket_f1, score
 from pad_engine.trees.lextree import LexNode, to_line
 
-_LABEL_TAIL = re.compile(r"[-=].*", re.S)
-_EQUAL = {"PRT": "ADVP"}
 MAX_ROUNDS = 5
 
 
@@ -49,13 +41,6 @@ class Sentence:
     tags: list[str]
     heads: list[int]  # 1-based, projective
     gold: str
-
-
-def evalb_label(label: str) -> str | None:
-    """The label EVALB compares, or None for a label it deletes (and intermediate symbols)."""
-    cut = _LABEL_TAIL.sub("", label)
-    cut = _EQUAL.get(cut, cut)
-    return None if cut in DELETE_LABELS or label.startswith("@") else cut
 
 
 class _Spans:
@@ -91,43 +76,6 @@ def dinkelbach(sentences: Sequence[Sentence], decode, start: float) -> tuple[flo
             break
         best, lines, f = got, trial, got / 100.0
     return best, lines
-
-
-def model_gains(symbols: list[str], cells: np.ndarray, spans: _Spans, f: float) -> np.ndarray:
-    """Per (cell, symbol) gain for the decoder: 2 - f for a gold bracket, -f for another
-    phrase, 0 for what EVALB does not count (intermediate symbols, TOP, punctuation only)."""
-    labels = [evalb_label(s) for s in symbols]
-    gain = np.zeros((cells.shape[0], len(symbols)))
-    for c, (i, j) in enumerate(cells.tolist()):
-        span = spans.span(i, j)
-        if span is None:
-            continue
-        for k, label in enumerate(labels):
-            if label is not None:
-                gain[c, k] = 2.0 - f if spans.gold[label, span[0], span[1]] else -f
-    return gain
-
-
-def model_oracle(model, sentences: Sequence[Sentence]) -> float:
-    """EVALB F1 of the closest trees (gold brackets minus others) under ``model``'s grammar."""
-    from pad_engine.decoding.decoder import EXACT, GLUE
-    from pad_engine.decoding.parser import Parser, run_decoder
-    from pad_engine.trees.structure import cell_spans
-
-    parser = Parser(model)
-    zero = np.zeros_like(model.weights)
-    lines = []
-    for s in sentences:
-        enc = parser.encode_checked(s.forms, s.tags, s.heads)
-        cells, spans = cell_spans(enc.heads), _Spans(s)
-        gains = model_gains(model.grammar.symbols, cells, spans, 1.0)
-        for mode in (EXACT, GLUE):
-            _, kinds, syms, _, _, words, _ = run_decoder(
-                model, enc, mode, cell_cost=gains, weights=zero, loss_weight=1.0)
-            if kinds.shape[0]:
-                lines.append(to_line(parser.tree(kinds, syms, words, s.tags), s.forms))
-                break
-    return bracket_f1(score(_gold_lines(sentences), lines))
 
 
 def any_oracle(sentences: Sequence[Sentence], start: float) -> tuple[float, float]:

@@ -61,6 +61,14 @@ class CandidatePanel(QWidget):
         if not self._filling and row >= 0:
             self._pick(row)
 
+    def clear(self) -> None:
+        """No file open: no candidates, nothing to mark."""
+        self._filling = True
+        self.list.clear()
+        self.note.clear()
+        self.mark_button.setChecked(False)
+        self._filling = False
+
     def show_candidates(self, decoded: Decoded | None, view: View, forms: list[str],
                         corrected: bool, model_problem: str | None) -> None:
         """Fill the list (the picked one current), the note and the button."""

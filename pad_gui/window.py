@@ -276,7 +276,11 @@ class MainWindow(QMainWindow):
         self.sentences.model.set_session(s)
         self.scene.clear()
         self._show_model()  # what the panel says may depend on the file (predicted arcs)
-        if s is not None:
+        if s is None:  # closed, nothing in its place: nothing of the last file stays
+            self.setWindowTitle("PAD Studio")
+            self.title.clear()
+            self.candidates.clear()
+        else:
             self.setWindowTitle(f"{s.path.name} — PAD Studio")
             self.sentences.table.setFocus()  # the keyboard starts in the list
             if self.remember:

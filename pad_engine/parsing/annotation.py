@@ -28,16 +28,27 @@ def has_heads(text: str) -> bool:
     return False
 
 
+def refuse_unreadable(text: str, name: str) -> None:
+    """Raise InputError for a file with nothing to annotate (empty, or binary: NUL bytes),
+    before a text model is loaded to predict arcs for it."""
+    if not text.strip():
+        raise InputError("the file is empty", name)
+    if "\x00" in text[:65536]:
+        raise InputError("a binary file (it holds NUL bytes), not a treebank or text", name)
+
+
 def read_for_annotation(path: str | os.PathLike[str], encoding: str | None = None,
                         text_model: str = TEXT_MODEL, fallback: str | None = None
                         ) -> ConllResult:
     """The sentences of a file with their d-parses: read (CoNLL with heads) or predicted
     (plain text, one sentence per line; CoNLL with HEAD "_"). Bad sentences are skipped and
-    named, as by ``read_conll(on_error="skip")``. A ``text_model`` that cannot be loaded
-    raises ModelError, or with a ``fallback`` (a bundled text model's short name) is named
-    in the result's note and the fallback predicts instead."""
+    named, as by ``read_conll(on_error="skip")``; an empty or binary file raises InputError.
+    A ``text_model`` that cannot be loaded raises ModelError, or with a ``fallback`` (a
+    bundled text model's short name) is named in the result's note and the fallback
+    predicts instead."""
     name = os.fspath(path)
     decoded = read_file(name, encoding)
+    refuse_unreadable(decoded.text, name)
     if has_heads(decoded.text):  # parse what is decoded already: the file is read once
         return parse_decoded(decoded, name, on_error="skip")
     unusable = ""

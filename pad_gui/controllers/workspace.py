@@ -8,7 +8,7 @@ hands it each change, and its undo and redo call :meth:`Workspace.apply`).
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -180,7 +180,9 @@ class Workspace:
             result = read_for_annotation(path, encoding, str(parser), TEXT_MODEL) \
                 if parser.exists() else read_for_annotation(path, encoding)
         except (OSError, PadError) as e:
-            return self._cannot_open(path, str(e))
+            return self._cannot_open(path, e.problem if isinstance(e, InputError) else str(e))
+        if not result.sentences:  # nothing to annotate: the file on screen stays, no project
+            return self._cannot_open(path, _no_sentences(result.skipped), result.skipped)
         project = self.projects.project_for(path, project)
         closing = self.session is not None
         self.close()  # lets go of this window's own lock first: reopening is no second writer
@@ -237,8 +239,9 @@ class Workspace:
             self.row.emit(idx)
         self.redraw.emit(None, False)
 
-    def _cannot_open(self, path: Path, why: str) -> bool:
-        self.problems.emit([InputError(why, str(path))])
+    def _cannot_open(self, path: Path, why: str, problems: Sequence[InputError] = ()) -> bool:
+        """Say why ``path`` did not open; whatever was open stays open."""
+        self.problems.emit([InputError(why, str(path)), *problems])
         self.message.emit(f"Cannot open {path}: {why}", 0)
         return False
 
@@ -442,3 +445,9 @@ class Workspace:
             self.message.emit("Re-decoding…", 2000)
         else:
             self._step(outcome, "reattach", "Re-attach word")
+
+
+def _no_sentences(skipped: list[InputError]) -> str:
+    if not skipped:
+        return "it holds no sentence"
+    return f"none of its {len(skipped)} sentences can be read (see Problems)"

@@ -26,6 +26,7 @@ from pad_engine.decoding.rulebased import RuleBasedEngine
 from pad_engine.errors import InputError, PadError
 from pad_engine.io.atomic import atomic_open, atomic_write_text
 from pad_engine.io.conll import ConllResult, read_conll, write_conll
+from pad_engine.io.treefiles import DEFAULT_HEADRULES, PSD_HEADRULES, TreeFileResult
 from pad_engine.learning import retrain as _retrain
 from pad_engine.learning.retrain import Comparison, CrossValidation, Plan
 from pad_engine.learning.selection import margin_of, priority
@@ -38,12 +39,14 @@ from pad_engine.parsing.pipeline import load_text_model
 from pad_engine.resources import resource_path
 from pad_engine.trees import edits
 from pad_engine.trees.deptree import DepSentence, tree_problem
+from pad_engine.trees.headrules import SHIPPED as HEADRULES
 from pad_engine.trees.lextree import LexNode, induced_heads, to_line
 
 # A corrected sentence as the app keeps it: its tree, its words, its DEPREL column.
 CorrectedTree = tuple[LexNode, list[str], list[str]]
 
 __all__ = [
+    "DEFAULT_HEADRULES", "HEADRULES", "PSD_HEADRULES", "TreeFileResult",
     "FAILED", "BatchProgress", "BatchReport", "Cancelled", "Candidate", "Choice",
     "Comparison", "ConllResult", "Converter", "CorrectedTree", "CrossValidation",
     "DepSentence", "Engine", "ParserComparison", "Plan", "TEXT_MODEL", "TextModel",

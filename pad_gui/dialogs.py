@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from pad_engine.api import DEFAULT_HEADRULES, HEADRULES, PSD_HEADRULES
 from pad_gui.session import EDIT_KINDS, Session
 
 REFERENCE = ("For comparison: annotators of the Annotate tool accepted about 70% of its "
@@ -149,27 +150,47 @@ ENCODINGS = (AUTO, "utf-8", "cp1252", "latin-1", "cp1250", "iso-8859-2", "cp1251
              "gb18030", "big5", "shift_jis", "euc-kr")
 
 
-class OpenDialog(QFileDialog):
-    """File > Open: a treebank or text file, and how its bytes are decoded.
+AUTO_HEADS = (f"Default: {DEFAULT_HEADRULES} (Penn), {PSD_HEADRULES} (Penn-Helsinki .psd)")
+FILE_TYPES = ("Treebanks and text (*.conllu *.conll *.conllx *.mrg *.ptb *.psd *.txt)",
+              "CoNLL (*.conllu *.conll *.conllx)", "Penn trees (*.mrg *.ptb)",
+              "Penn-Helsinki trees (*.psd)", "Text, one sentence a line (*.txt)", "All files (*)")
 
-    Qt's own (not the platform's) file dialog, so that an Encoding box can sit under the file
-    type; any codec name Python knows may be typed into it."""
+
+class OpenDialog(QFileDialog):
+    """File > Open: a treebank or text file, how its bytes are decoded, and for tree files
+    the head table that reads their d-parses off them.
+
+    Qt's own (not the platform's) file dialog, so that the Encoding and Head table boxes can
+    sit under the file type; any codec name Python knows, or a head table file, may be typed
+    into them."""
 
     def __init__(self, parent: QWidget | None, start: str):
-        super().__init__(parent, "Open treebank or text", start,
-                         "CoNLL and text files (*.conllu *.conll *.conllx *.txt);;All files (*)")
+        super().__init__(parent, "Open treebank or text", start, ";;".join(FILE_TYPES))
         self.setOption(QFileDialog.DontUseNativeDialog, True)
         self.setFileMode(QFileDialog.ExistingFile)
-        self.encoding_box = QComboBox(self)
-        self.encoding_box.setEditable(True)
-        self.encoding_box.addItems(ENCODINGS)
-        self.encoding_box.setObjectName("encoding")
+        self.encoding_box = self._box("Encoding:", "encoding", ENCODINGS)
+        self.heads_box = self._box("Head table:", "headrules", (AUTO_HEADS, *HEADRULES))
+        self.heads_box.setToolTip("Penn and .psd files: the table that reads each tree's "
+                                  "d-parse (the arcs) off it; a table file's path may be typed")
+
+    def _box(self, label: str, name: str, items) -> QComboBox:
+        """An editable choice in a row of its own under the file type."""
+        box = QComboBox(self)
+        box.setEditable(True)
+        box.addItems(items)
+        box.setObjectName(name)
         grid = self.layout()
         row = grid.rowCount()
-        grid.addWidget(QLabel("Encoding:", self), row, 0)
-        grid.addWidget(self.encoding_box, row, 1)
+        grid.addWidget(QLabel(label, self), row, 0)
+        grid.addWidget(box, row, 1)
+        return box
 
     def encoding(self) -> str | None:
         """The chosen encoding, None to detect."""
         text = self.encoding_box.currentText().strip()
         return None if not text or text == AUTO else text
+
+    def headrules(self) -> str | None:
+        """The chosen head table, None for the file's default."""
+        text = self.heads_box.currentText().strip()
+        return None if not text or text == AUTO_HEADS else text

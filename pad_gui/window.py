@@ -5,7 +5,6 @@ time and remembers its layout, zoom, file and sentence (QSettings) for the next.
 
 from __future__ import annotations
 
-from collections import Counter
 from pathlib import Path
 
 from PySide6.QtCore import QSettings, QStandardPaths, Qt
@@ -320,13 +319,7 @@ class MainWindow(QMainWindow):
         sent, view = s.sentences[idx], s.view(idx)
         decoded = s.decoded(idx)
         tree = s.shown_tree(idx)
-        diff: Counter = Counter()
-        edited: Counter = Counter()
-        if tree is not None and isinstance(decoded, list) and decoded:
-            picked = decoded[min(view.chosen, len(decoded) - 1)].tree
-            diff = edits.brackets(picked) - edits.brackets(decoded[0].tree)
-            if view.tree is not None:
-                edited = edits.brackets(tree) - edits.brackets(picked)
+        diff, edited = s.marks(idx)
         changed = {m for m, (a, b) in enumerate(zip(view.heads, sent.heads), 1) if a != b}
         lifted = {}
         if isinstance(decoded, list) and decoded and view.tree is None:
@@ -342,7 +335,7 @@ class MainWindow(QMainWindow):
         self.title.setText(f"<b>Sentence {idx + 1}</b> of {len(s)}{sid} · {len(sent)} words"
                            f" · {state}<br>{s.text(idx)}")
         self.candidates.show_candidates(decoded, view, sent.forms, s.is_corrected(idx),
-                                        self.workspace.model_problem)
+                                        self.workspace.model_problem, s.from_file.get(idx))
         self.editor.selection_changed()
 
     # -- files ----------------------------------------------------------------------------
@@ -352,12 +345,12 @@ class MainWindow(QMainWindow):
         chosen = dialog.exec() and dialog.selectedFiles()
         self.activateWindow()  # the keyboard comes back to this window, not to nowhere
         if chosen:
-            self.open_path(chosen[0], encoding=dialog.encoding())
+            self.open_path(chosen[0], encoding=dialog.encoding(), headrules=dialog.headrules())
 
     def open_path(self, path: str | Path, project: str | Path | None = None,
-                  encoding: str | None = None) -> bool:
+                  encoding: str | None = None, headrules: str | None = None) -> bool:
         """Open a treebank and its project (see ``Workspace.open``)."""
-        return self.workspace.open(path, project, encoding)
+        return self.workspace.open(path, project, encoding, headrules)
 
     def go_to(self, idx: int) -> None:
         """Put sentence ``idx`` on screen (selected in the list)."""

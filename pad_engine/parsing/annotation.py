@@ -1,5 +1,6 @@
-"""Files an annotator opens: d-parsed CoNLL as it is, and text or CoNLL without heads with
-arcs the text pipeline predicts, so that the app shows arcs and c-parses for both.
+"""Files an annotator opens: d-parsed CoNLL as it is, Penn and ``.psd`` trees with the
+d-parses a head table reads off them, and text or CoNLL without heads with arcs the text
+pipeline predicts, so that the app shows arcs and c-parses for all of them.
 
 The predicted sentences are CoNLL sentences like any other (their lines carry the predicted
 HEAD and DEPREL, so exporting them writes the d-parse the annotator corrected), and the
@@ -13,6 +14,7 @@ import os
 from pad_engine.errors import InputError, ModelError
 from pad_engine.io.conll import ConllResult, parse_conll, parse_decoded
 from pad_engine.io.encoding import read_text as read_file
+from pad_engine.io.treefiles import is_tree_file, read_tree_file
 from pad_engine.parsing.pipeline import TextPipeline, load_text_model
 from pad_engine.parsing.text import conll_lines, read_text
 
@@ -38,17 +40,20 @@ def refuse_unreadable(text: str, name: str) -> None:
 
 
 def read_for_annotation(path: str | os.PathLike[str], encoding: str | None = None,
-                        text_model: str = TEXT_MODEL, fallback: str | None = None
-                        ) -> ConllResult:
+                        text_model: str = TEXT_MODEL, fallback: str | None = None,
+                        headrules: str | None = None) -> ConllResult:
     """The sentences of a file with their d-parses: read (CoNLL with heads) or predicted
     (plain text, one sentence per line; CoNLL with HEAD "_"). Bad sentences are skipped and
     named, as by ``read_conll(on_error="skip")``; an empty or binary file raises InputError.
     A ``text_model`` that cannot be loaded raises ModelError, or with a ``fallback`` (a
     bundled text model's short name) is named in the result's note and the fallback
-    predicts instead."""
+    predicts instead. A Penn or ``.psd`` file gives its own trees, its d-parses read off
+    them by ``headrules`` (``pad_engine.io.treefiles``)."""
     name = os.fspath(path)
     decoded = read_file(name, encoding)
     refuse_unreadable(decoded.text, name)
+    if is_tree_file(name, decoded.text):
+        return read_tree_file(name, encoding, headrules)
     if has_heads(decoded.text):  # parse what is decoded already: the file is read once
         return parse_decoded(decoded, name, on_error="skip")
     unusable = ""

@@ -169,16 +169,18 @@ class Workspace:
 
     # -- files ----------------------------------------------------------------------------
     def open(self, path: str | Path, project: str | Path | None = None,
-             encoding: str | None = None) -> bool:
+             encoding: str | None = None, headrules: str | None = None) -> bool:
         """Open a treebank (bad sentences are reported as problems; ``encoding`` decodes it,
-        None detects) and its project (``project``, else the one last used with this
-        treebank, else FILE.padproject)."""
+        None detects; a tree file's arcs are read off by ``headrules``, None: its default)
+        and its project (``project``, else the one last used with this treebank, else
+        FILE.padproject)."""
         path = Path(path)
         parser = parser_path(project if project is not None else
                              self.projects.project_for(path))
         try:  # text: arcs predicted by the parser adapted in the project, else the bundled one
-            result = read_for_annotation(path, encoding, str(parser), TEXT_MODEL) \
-                if parser.exists() else read_for_annotation(path, encoding)
+            result = read_for_annotation(path, encoding, str(parser), TEXT_MODEL, headrules) \
+                if parser.exists() else read_for_annotation(path, encoding,
+                                                            headrules=headrules)
         except (OSError, PadError) as e:
             return self._cannot_open(path, e.problem if isinstance(e, InputError) else str(e))
         if not result.sentences:  # nothing to annotate: the file on screen stays, no project

@@ -17,6 +17,7 @@ from PySide6.QtWidgets import (
     QPushButton,
     QTableWidget,
     QTableWidgetItem,
+    QTextBrowser,
     QVBoxLayout,
     QWidget,
 )
@@ -34,6 +35,46 @@ def bring_to_front(dialog: QWidget) -> None:
     dialog.show()
     dialog.raise_()
     dialog.activateWindow()
+
+
+class HelpDialog(QDialog):
+    """A help text that fits the screen: as tall as its text where the screen allows,
+    scrolling beyond that, its OK button always in reach."""
+
+    def __init__(self, title: str, html: str, parent: QWidget | None):
+        super().__init__(parent)
+        self.setWindowTitle(title)
+        self.html = html
+        self.browser = QTextBrowser(self)
+        self.browser.setHtml(html)
+        buttons = QDialogButtonBox(QDialogButtonBox.Ok)
+        buttons.accepted.connect(self.accept)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.browser, 1)
+        layout.addWidget(buttons)
+        room = self._room()
+        document = self.browser.document().clone(self)  # the browser's own is laid out
+        document.setTextWidth(min(720, room.width() - 80))  # to its (unshown) width
+        want = document.size().toSize()
+        self.resize(min(want.width() + 60, room.width() - 40),
+                    min(want.height() + 90, room.height() - 80))
+
+    def _room(self):
+        parent = self.parentWidget()
+        return (parent.screen() if parent is not None else self.screen()).availableGeometry()
+
+    def showEvent(self, event) -> None:
+        """Placed over its window, but moved onto the screen where that window is not."""
+        super().showEvent(event)
+        room, frame = self._room(), self.frameGeometry()
+        x = max(room.left(), min(frame.left(), room.right() - frame.width()))
+        y = max(room.top(), min(frame.top(), room.bottom() - frame.height()))
+        if (x, y) != (frame.left(), frame.top()):
+            self.move(x, y)
+
+    def text(self) -> str:
+        """The help as given (HTML), as QMessageBox.text() gives it."""
+        return self.html
 
 
 def job_buttons(dialog) -> tuple[QDialogButtonBox, QPushButton, QPushButton, QPushButton]:

@@ -31,12 +31,13 @@ from pad_gui import actions, ui_thread
 from pad_gui.batch_dialog import show_batch_dialog
 from pad_gui.candidates import CandidatePanel
 from pad_gui.controllers.engine import EngineThread
+from pad_gui.controllers.exports import proposed
 from pad_gui.controllers.models import ModelVersions
 from pad_gui.controllers.projects import Projects
 from pad_gui.controllers.retraining import Retraining
 from pad_gui.controllers.workspace import Workspace
 from pad_gui.detached_dialog import DetachedDialog
-from pad_gui.dialogs import EffortDialog, OpenDialog, bring_to_front
+from pad_gui.dialogs import EffortDialog, HelpDialog, OpenDialog, bring_to_front
 from pad_gui.editing import TreeEditor
 from pad_gui.model_versions import ModelDialogs
 from pad_gui.parse_view import LEGEND, ParseScene, ParseView
@@ -85,6 +86,9 @@ class MainWindow(QMainWindow):
         self.view.message.connect(lambda text: self.statusBar().showMessage(text, 10000))
         w.problems.connect(self._show_problems)
         w.alarm.connect(self._alarm)
+        self.decode_count = QLabel()  # the background pass: how many sentences are decoded
+        self.statusBar().addPermanentWidget(self.decode_count)
+        w.decoding.connect(self.decode_count.setText)
         self.alarm_box: QMessageBox | None = None
         self.closing = False
         w.opened.connect(self._opened)
@@ -380,8 +384,8 @@ class MainWindow(QMainWindow):
         penn = corrected_only is not None
         title, filters = (("Export Penn trees", "Penn trees (*.mrg *.ptb *.txt)") if penn else
                           ("Export dependencies", "CoNLL files (*.conllu *.conll)"))
-        path, _ = QFileDialog.getSaveFileName(
-            self, title, str(self.session.path.with_suffix(suffix)), filters)
+        path, _ = QFileDialog.getSaveFileName(self, title, proposed(
+            self.session.path, self.session.path.with_suffix(suffix).name), filters)
         if path and penn:
             self.workspace.export_penn(path, corrected_only)
         elif path:
@@ -458,9 +462,7 @@ class MainWindow(QMainWindow):
 
     # -- help and effort ------------------------------------------------------------------
     def show_keys(self) -> None:
-        self.keys_box = QMessageBox(QMessageBox.Information, "Keys and mouse",
-                                    actions.help_html(), parent=self)
-        self.keys_box.setModal(False)
+        self.keys_box = HelpDialog("Keys and mouse", actions.help_html(), self)
         bring_to_front(self.keys_box)
 
     def show_detached(self) -> None:

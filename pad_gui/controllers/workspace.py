@@ -55,7 +55,9 @@ class Workspace:
     on screen), ``redraw(select, fit)`` (draw the sentence on screen again), ``row(idx)``
     (a sentence's status changed), ``ready()`` (a model decodes: see ``converter``),
     ``step(Step)`` (an edit, for the undo stack), ``exported(message)``, ``alarm(text)``
-    (an error the annotator must see at once: the project refused a write).
+    (an error the annotator must see at once: the project refused a write),
+    ``decoding(text)`` (how far the background pass is, "Decoding 1,234 / 12,544"; "" once
+    every sentence is decoded or nothing decodes).
     """
 
     def __init__(self, engine: EngineThread, projects: Projects):
@@ -74,7 +76,8 @@ class Workspace:
         self.notice = ""  # what opening the project had to say (read-only, set aside)
         self.opened, self.problems, self.message, self.navigated = (Event() for _ in "1234")
         self.redraw, self.row, self.ready, self.step = (Event() for _ in "1234")
-        self.alarm = Event()
+        self.alarm, self.decoding = Event(), Event()
+        self._decoded_ids: set[int] = set()  # sentences of the session decoded by this model
         engine.ready.connect(self._engine_ready)
         engine.decoded.connect(self._decoded)
 
@@ -92,6 +95,7 @@ class Workspace:
         self.engine_ready = True
         self.model_problem = problem or None
         self.converter = converter
+        self._say_decoding()
         if problem:
             self.message.emit(f"No model: {problem} (arcs only)", 0)
         else:
@@ -110,12 +114,20 @@ class Workspace:
             return
         s.cache[key] = result
         _, idx, heads = key
+        self._decoded_ids.add(idx)
+        self._say_decoding()
         self.row.emit(idx)  # its place in least-sure-first order is known now
         change = self.reattach.decoded(idx, heads)
         if change is not None:
             self._step(change, "reattach", "Re-attach word")
         elif idx == self.current and heads == s.view(idx).heads:
             self.redraw.emit(None, True)
+
+    def _say_decoding(self) -> None:
+        s = self.session
+        done, total = len(self._decoded_ids), len(s) if s is not None else 0
+        busy = done < total and self.model_problem is None
+        self.decoding.emit(f"Decoding {done:,} / {total:,}" if busy else "")
 
     def use_model(self, load: Callable[[], Model | Converter], name: str | Callable[[], str],
                   done: Callable[[Converter | Exception], None] | None = None) -> None:
@@ -130,6 +142,8 @@ class Workspace:
         if s is None:
             return
         s.renew(self.serial)
+        self._decoded_ids = {idx for _, idx, _ in s.cache}  # the corrected ones keep theirs
+        self._say_decoding()
         pending = self.reattach.pending
         if pending is not None:
             after = pending.after
@@ -204,6 +218,8 @@ class Workspace:
         self.serial += 1
         self.engine.drop_pending()
         self.session = session
+        self._decoded_ids = set()
+        self._say_decoding()
         self.projects.opened(path)
         self.opened.emit()
         self.problems.emit(result.skipped)
@@ -254,6 +270,7 @@ class Workspace:
         self.clock.book(self.session, self.current)
         self.session.store.close()
         self.session = None
+        self._say_decoding()
         self.current = -1
         self.reattach.forget()
 

@@ -33,7 +33,7 @@ from pad_engine.learning.selection import margin_of, priority
 from pad_engine.learning.train import Cancelled, Progress, example_from_lextree
 from pad_engine.parsing import adapt as _adapt
 from pad_engine.parsing.adapt import ParserComparison
-from pad_engine.parsing.annotation import TEXT_MODEL, read_for_annotation
+from pad_engine.parsing.annotation import TEXT_MODEL, predicts_arcs, read_for_annotation
 from pad_engine.parsing.model import TextModel
 from pad_engine.parsing.pipeline import load_text_model
 from pad_engine.resources import resource_path
@@ -55,7 +55,7 @@ __all__ = [
     "atomic_open", "atomic_write_text", "choose", "convert_folder", "cross_validate",
     "default_jobs", "default_model_path", "edits", "induced_heads", "margin_of", "priority",
     "read_conll",
-    "read_for_annotation",
+    "predicts_arcs", "read_for_annotation",
     "resource_path", "retrain", "to_line", "tree_problem", "write_conll",
 ]
 

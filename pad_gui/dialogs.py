@@ -6,6 +6,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QCheckBox,
     QComboBox,
     QCompleter,
     QDialog,
@@ -213,6 +214,9 @@ class OpenDialog(QFileDialog):
         self.heads_box = self._box("Head table:", "headrules", (AUTO_HEADS, *HEADRULES))
         self.heads_box.setToolTip("Penn and .psd files: the table that reads each tree's "
                                   "d-parse (the arcs) off it; a table file's path may be typed")
+        self.keep_tokens = QCheckBox("Text: keep its white-space tokens (punctuation and "
+                                     "clitics are split off otherwise, as pad parse --tokenize)")
+        self.layout().addWidget(self.keep_tokens, self.layout().rowCount(), 0, 1, -1)
 
     def _box(self, label: str, name: str, items) -> QComboBox:
         """An editable choice in a row of its own under the file type."""
@@ -230,6 +234,10 @@ class OpenDialog(QFileDialog):
         """The chosen encoding, None to detect."""
         text = self.encoding_box.currentText().strip()
         return None if not text or text == AUTO else text
+
+    def tokenize(self) -> bool:
+        """Whether text is split into tokens (not kept as its white space splits it)."""
+        return not self.keep_tokens.isChecked()
 
     def headrules(self) -> str | None:
         """The chosen head table, None for the file's default."""

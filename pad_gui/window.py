@@ -69,7 +69,8 @@ class MainWindow(QMainWindow):
         self.remember = remember
         data = Path(QStandardPaths.writableLocation(QStandardPaths.AppDataLocation))
         self.engine = EngineThread(model_path)
-        self.workspace = w = Workspace(self.engine, Projects(QSettings(), data))
+        self.workspace = w = Workspace(self.engine, Projects(QSettings(), data),
+                                       lambda job: ui_thread.start(job, self, 50))
         self.models = ModelVersions(w, model_path)
         self.retraining = Retraining(self.models, lambda job: ui_thread.start(job, self, 50))
         self.model_dialogs = ModelDialogs(self.models, self.retraining, self)
@@ -86,9 +87,9 @@ class MainWindow(QMainWindow):
         self.view.message.connect(lambda text: self.statusBar().showMessage(text, 10000))
         w.problems.connect(self._show_problems)
         w.alarm.connect(self._alarm)
-        self.decode_count = QLabel()  # the background pass: how many sentences are decoded
-        self.statusBar().addPermanentWidget(self.decode_count)
-        w.decoding.connect(self.decode_count.setText)
+        self.background = QLabel()  # a file read, how many sentences are decoded
+        self.statusBar().addPermanentWidget(self.background)
+        w.background.connect(self.background.setText)
         self.alarm_box: QMessageBox | None = None
         self.closing = False
         w.opened.connect(self._opened)
@@ -349,12 +350,14 @@ class MainWindow(QMainWindow):
         chosen = dialog.exec() and dialog.selectedFiles()
         self.activateWindow()  # the keyboard comes back to this window, not to nowhere
         if chosen:
-            self.open_path(chosen[0], encoding=dialog.encoding(), headrules=dialog.headrules())
+            self.open_path(chosen[0], encoding=dialog.encoding(), headrules=dialog.headrules(),
+                           tokenize=dialog.tokenize())
 
     def open_path(self, path: str | Path, project: str | Path | None = None,
-                  encoding: str | None = None, headrules: str | None = None) -> bool:
+                  encoding: str | None = None, headrules: str | None = None,
+                  tokenize: bool = True, start: int = 0) -> bool:
         """Open a treebank and its project (see ``Workspace.open``)."""
-        return self.workspace.open(path, project, encoding, headrules)
+        return self.workspace.open(path, project, encoding, headrules, tokenize, start)
 
     def go_to(self, idx: int) -> None:
         """Put sentence ``idx`` on screen (selected in the list)."""

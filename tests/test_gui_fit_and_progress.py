@@ -48,14 +48,14 @@ def test_background_decoding_shows_a_count(qtbot, tiny_model, ewt_dir, tmp_path)
     total = len(window.session)
     assert total > 1000
     shown = re.compile(rf"Decoding ([\d,]+) / {total:,}")
-    assert shown.fullmatch(window.decode_count.text()), window.decode_count.text()
-    qtbot.waitUntil(lambda: int(shown.fullmatch(window.decode_count.text()).group(1)
+    assert shown.fullmatch(window.background.text()), window.background.text()
+    qtbot.waitUntil(lambda: int(shown.fullmatch(window.background.text()).group(1)
                                 .replace(",", "")) >= 5, timeout=60000)
     window.close()
 
 
 def test_the_count_goes_once_every_sentence_is_decoded(window, qtbot):
-    qtbot.waitUntil(lambda: window.decode_count.text() == "", timeout=120000)
+    qtbot.waitUntil(lambda: window.background.text() == "", timeout=120000)
     assert all(window.session.decoded(i) is not None for i in range(len(window.session)))
 
 

@@ -10,6 +10,7 @@ result's note says that the arcs are predicted and by which text model.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 
 from pad_engine.errors import InputError, ModelError
 from pad_engine.io.conll import ConllResult, parse_conll, parse_decoded
@@ -39,16 +40,33 @@ def refuse_unreadable(text: str, name: str) -> None:
         raise InputError("a binary file (it holds NUL bytes), not a treebank or text", name)
 
 
+def predicts_arcs(path: str | os.PathLike[str], encoding: str | None = None) -> bool:
+    """Whether :func:`read_for_annotation` would load a text model to predict the file's
+    arcs (plain text, CoNLL without heads): a read that takes seconds, worth a progress
+    report. False for a file it refuses, so that it is refused at once."""
+    name = os.fspath(path)
+    try:
+        text = read_file(name, encoding).text
+        refuse_unreadable(text, name)
+    except (OSError, InputError, LookupError):
+        return False
+    return not is_tree_file(name, text) and not has_heads(text)
+
+
 def read_for_annotation(path: str | os.PathLike[str], encoding: str | None = None,
                         text_model: str = TEXT_MODEL, fallback: str | None = None,
-                        headrules: str | None = None) -> ConllResult:
+                        headrules: str | None = None, *, tokenize: bool = True,
+                        progress: Callable[[str], None] | None = None) -> ConllResult:
     """The sentences of a file with their d-parses: read (CoNLL with heads) or predicted
     (plain text, one sentence per line; CoNLL with HEAD "_"). Bad sentences are skipped and
     named, as by ``read_conll(on_error="skip")``; an empty or binary file raises InputError.
     A ``text_model`` that cannot be loaded raises ModelError, or with a ``fallback`` (a
     bundled text model's short name) is named in the result's note and the fallback
     predicts instead. A Penn or ``.psd`` file gives its own trees, its d-parses read off
-    them by ``headrules`` (``pad_engine.io.treefiles``)."""
+    them by ``headrules`` (``pad_engine.io.treefiles``). Plain text is split into tokens as
+    ``pad parse --tokenize`` splits it, or with ``tokenize`` False at white space only;
+    ``progress`` hears what a long read is doing."""
+    say = progress or (lambda text: None)
     name = os.fspath(path)
     decoded = read_file(name, encoding)
     refuse_unreadable(decoded.text, name)
@@ -57,6 +75,7 @@ def read_for_annotation(path: str | os.PathLike[str], encoding: str | None = Non
     if has_heads(decoded.text):  # parse what is decoded already: the file is read once
         return parse_decoded(decoded, name, on_error="skip")
     unusable = ""
+    say(f"Loading the text model {text_model}…")
     try:
         model, model_path = load_text_model(text_model)
     except ModelError as e:
@@ -66,9 +85,10 @@ def read_for_annotation(path: str | os.PathLike[str], encoding: str | None = Non
         unusable = f"the text model cannot be used ({e}): arcs predicted by the bundled " \
                    f"one, {model_path.name}"
     pipeline = TextPipeline(model)
-    read = read_text(decoded.text, name)
+    read = read_text(decoded.text, name, tokenized=not tokenize)
     skipped = [item for item in read if isinstance(item, InputError)]
     items = [item for item in read if not isinstance(item, InputError)]
+    say(f"Tagging and parsing {len(items):,} sentences with {model_path.name}…")
     blocks, lines = [], []
     for item, a in zip(items, pipeline.analyze_many(items)):
         blocks.append(conll_lines(item, a.tags, a.heads, a.rels))

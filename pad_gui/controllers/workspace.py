@@ -14,12 +14,14 @@ from pathlib import Path
 
 from pad_engine.api import (
     TEXT_MODEL,
+    ConllResult,
     InputError,
     Model,
     PadError,
     edits,
     induced_heads,
     margin_of,
+    predicts_arcs,
     priority,
     read_for_annotation,
 )
@@ -33,6 +35,7 @@ from pad_gui.controllers.timekeeping import TimeKeeper
 from pad_gui.events import Event
 from pad_gui.session import CORRECTED, MACHINE, Session, View
 from pad_gui.store import Detached
+from pad_gui.worker import Worker
 
 PREFETCH = 3  # sentences after the current one decoded ahead of the background pass
 SHORT, LONG = 5000, 10000  # ms a status message stays
@@ -56,13 +59,16 @@ class Workspace:
     (a sentence's status changed), ``ready()`` (a model decodes: see ``converter``),
     ``step(Step)`` (an edit, for the undo stack), ``exported(message)``, ``alarm(text)``
     (an error the annotator must see at once: the project refused a write),
-    ``decoding(text)`` (how far the background pass is, "Decoding 1,234 / 12,544"; "" once
-    every sentence is decoded or nothing decodes).
+    ``background(text)`` (what runs in the background: a text file's arcs being predicted,
+    or how far decoding is, "Decoding 1,234 / 12,544"; "" once nothing runs).
     """
 
-    def __init__(self, engine: EngineThread, projects: Projects):
+    def __init__(self, engine: EngineThread, projects: Projects,
+                 run: Callable[[Worker], None] | None = None):
         self.engine = engine
         self.projects = projects
+        self.run = run  # starts a worker whose events come on this thread; None: no worker
+        self.reading: Path | None = None  # a text file whose arcs a worker is predicting
         self.session: Session | None = None
         self.current = -1
         self.least_sure_first = False  # Next uncorrected: file order, or least sure
@@ -76,7 +82,7 @@ class Workspace:
         self.notice = ""  # what opening the project had to say (read-only, set aside)
         self.opened, self.problems, self.message, self.navigated = (Event() for _ in "1234")
         self.redraw, self.row, self.ready, self.step = (Event() for _ in "1234")
-        self.alarm, self.decoding = Event(), Event()
+        self.alarm, self.background = Event(), Event()
         self._decoded_ids: set[int] = set()  # sentences of the session decoded by this model
         engine.ready.connect(self._engine_ready)
         engine.decoded.connect(self._decoded)
@@ -124,10 +130,12 @@ class Workspace:
             self.redraw.emit(None, True)
 
     def _say_decoding(self) -> None:
+        if self.reading is not None:
+            return  # what the read does is said until it ends
         s = self.session
         done, total = len(self._decoded_ids), len(s) if s is not None else 0
         busy = done < total and self.model_problem is None
-        self.decoding.emit(f"Decoding {done:,} / {total:,}" if busy else "")
+        self.background.emit(f"Decoding {done:,} / {total:,}" if busy else "")
 
     def use_model(self, load: Callable[[], Model | Converter], name: str | Callable[[], str],
                   done: Callable[[Converter | Exception], None] | None = None) -> None:
@@ -183,20 +191,53 @@ class Workspace:
 
     # -- files ----------------------------------------------------------------------------
     def open(self, path: str | Path, project: str | Path | None = None,
-             encoding: str | None = None, headrules: str | None = None) -> bool:
+             encoding: str | None = None, headrules: str | None = None,
+             tokenize: bool = True, start: int = 0) -> bool:
         """Open a treebank (bad sentences are reported as problems; ``encoding`` decodes it,
-        None detects; a tree file's arcs are read off by ``headrules``, None: its default)
-        and its project (``project``, else the one last used with this treebank, else
-        FILE.padproject)."""
+        None detects; a tree file's arcs are read off by ``headrules``, None: its default;
+        text is split into tokens, or with ``tokenize`` False at white space) and its
+        project (``project``, else the one last used with this treebank, else
+        FILE.padproject), on sentence ``start``. A file whose arcs a text model predicts is
+        read by a worker (loading the model takes seconds), saying what it does: True then
+        means started."""
         path = Path(path)
+        if self.reading is not None:
+            self.message.emit(f"Still opening {self.reading.name}: one file at a time", SHORT)
+            return False
         parser = parser_path(project if project is not None else
                              self.projects.project_for(path))
-        try:  # text: arcs predicted by the parser adapted in the project, else the bundled one
-            result = read_for_annotation(path, encoding, str(parser), TEXT_MODEL, headrules) \
-                if parser.exists() else read_for_annotation(path, encoding,
-                                                            headrules=headrules)
+
+        def read(progress: Callable[[str], None] | None = None) -> ConllResult:
+            # text: arcs predicted by the parser adapted in the project, else the bundled one
+            options = {"headrules": headrules, "tokenize": tokenize, "progress": progress}
+            if parser.exists():
+                return read_for_annotation(path, encoding, str(parser), TEXT_MODEL, **options)
+            return read_for_annotation(path, encoding, **options)
+
+        if self.run is not None and predicts_arcs(path, encoding):
+            self.reading = path
+            worker = Worker(lambda job: read(job.report), "pad-open")
+            worker.yielded.connect(self.background.emit)
+            worker.returned.connect(lambda result: self._read(path, project, parser, result,
+                                                              start))
+            worker.errored.connect(lambda e: self._cannot_open(path, _why(e)))
+            worker.finished.connect(self._read_done)
+            self.message.emit(f"Opening {path.name}: a text model predicts its arcs…", 0)
+            self.run(worker)
+            return True
+        try:
+            result = read()
         except (OSError, PadError) as e:
-            return self._cannot_open(path, e.problem if isinstance(e, InputError) else str(e))
+            return self._cannot_open(path, _why(e))
+        return self._read(path, project, parser, result, start)
+
+    def _read_done(self) -> None:
+        self.reading = None
+        self._say_decoding()
+
+    def _read(self, path: Path, project: str | Path | None, parser: Path,
+              result: ConllResult, start: int = 0) -> bool:
+        """Open the file read (its project with it), unless it has no sentence."""
         if not result.sentences:  # nothing to annotate: the file on screen stays, no project
             return self._cannot_open(path, _no_sentences(result.skipped), result.skipped)
         project = self.projects.project_for(path, project)
@@ -224,7 +265,7 @@ class Workspace:
         self.opened.emit()
         self.problems.emit(result.skipped)
         if len(session):
-            self.show(0)
+            self.show(max(0, min(start, len(session) - 1)))
             for idx in range(len(session)):
                 self.request(idx, BACKGROUND)
         bad = f", {len(result.skipped)} malformed (see Problems)" if result.skipped else ""
@@ -464,6 +505,10 @@ class Workspace:
             self.message.emit("Re-decoding…", 2000)
         else:
             self._step(outcome, "reattach", "Re-attach word")
+
+
+def _why(error: Exception) -> str:
+    return error.problem if isinstance(error, InputError) else str(error)
 
 
 def _no_sentences(skipped: list[InputError]) -> str:

@@ -86,10 +86,11 @@ class CandidatePanel(QWidget):
                 self.list.addItem(item)
             if view.tree is None and decoded:
                 self.list.setCurrentRow(min(view.chosen, len(decoded) - 1))
-            note = "" if view.tree is None else \
-                "The file's own tree (pick a candidate to replace it)" \
-                if view.tree is file_tree else \
-                "Edited tree (pick a candidate to discard the edits)"
+            note = ""
+            if view.tree is not None and view.tree is file_tree:
+                note = "The file's own tree (pick a candidate to replace it)"
+            elif view.tree is not None:
+                note = "Edited tree (pick a candidate to discard the edits)"
             if decoded and decoded[0].lifted and view.tree is None:
                 arcs = ", ".join(f"word {x.dependent} from {x.original_head} to {x.new_head}"
                                  for x in decoded[0].lifted)

@@ -165,9 +165,16 @@ class Session:
         """MACHINE (or FROM_FILE), EDITED (changed but not marked corrected) or CORRECTED."""
         if self.is_corrected(idx):
             return CORRECTED
-        if self.view(idx) != self.first_view(idx):
+        if self.changed(idx):
             return EDITED
         return FROM_FILE if idx in self.from_file else MACHINE
+
+    def changed(self, idx: int) -> bool:
+        """Whether the annotator changed the sentence's view (trees by identity: comparing
+        them node by node would recurse as deep as a tree nests)."""
+        view, first = self.view(idx), self.first_view(idx)
+        return view.heads != first.heads or view.chosen != first.chosen or \
+            view.tree is not first.tree
 
     def marks(self, idx: int) -> tuple[Counter, Counter]:
         """The brackets of the tree on screen to mark: those of the picked candidate not in
@@ -322,7 +329,7 @@ class Session:
             mine = counts.get(idx, {})
             for kind in EDIT_KINDS:
                 actions[kind] += mine.get(kind, 0)
-            if self.view(idx) == self.first_view(idx):
+            if not self.changed(idx):
                 as_proposed += 1
         return Summary(len(done), sum(len(self.sentences[i]) for i in done),
                        sum(self.seconds.get(i, 0.0) for i in done), as_proposed, actions)

@@ -28,7 +28,10 @@ def _select_siblings(qtbot, window) -> None:
 
 def _hover(qtbot, window) -> None:
     click_node(qtbot, window, (0, 0))
-    window.scene.hover(node_item(window, (0, 1)))  # the pointer over another phrase
+    item = node_item(window, (0, 1))  # the pointer over another phrase
+    qtbot.mouseMove(window.view.viewport(), window.view.mapFromScene(item.scenePos()))
+    lit = [w.index - 1 for w in window.scene.words if w.lit]
+    assert lit == [item.head_word]
 
 
 def _reattach_by_keys(qtbot, window) -> None:

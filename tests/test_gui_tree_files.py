@@ -125,3 +125,24 @@ def test_a_psd_file_is_corrected_and_exported(qtbot, tiny_model, farpahc_dir, tm
     assert again.session.is_corrected(0)
     assert shown_line(again, 0) == lines[0] and shown_line(again, 1) == lines[1]
     again.close()
+
+
+def test_a_head_table_that_cannot_be_read_keeps_the_window_and_says_why(
+        qtbot, tiny_model, penn_file, sample):
+    window = new_window(qtbot, tiny_model)
+    window.open_path(sample)
+    open_by_menu(window, penn_file, "no-such-table")
+    assert window.session.path == sample
+    message = window.statusBar().currentMessage()
+    assert message.startswith(f"Cannot open {penn_file}") and "no head-rule table" in message
+    window.close()
+
+
+def test_trees_are_told_from_text_by_their_brackets(tmp_path):
+    from pad_engine.io.treefiles import is_tree_file
+
+    trees = "( (S (NP-SBJ (DT The) (NN cat)) (VP (VBD sat)) (. .)) )\n(TOP (FRAG (NN x)))\n"
+    assert is_tree_file(str(tmp_path / "trees.txt"), trees)  # no suffix: read as trees
+    assert not is_tree_file(str(tmp_path / "news.txt"), "(Reuters) Shares fell.\nOk.\n")
+    assert not is_tree_file(str(tmp_path / "notes.txt"), "(A note) on the (text)\n")
+    assert is_tree_file(str(tmp_path / "a.psd"), "")  # by its suffix

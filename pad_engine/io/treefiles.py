@@ -17,7 +17,7 @@ from nltk import Tree
 
 from pad_engine.errors import InputError
 from pad_engine.io.conll import ConllResult, format_conllx
-from pad_engine.io.penn import read_penn
+from pad_engine.io.penn import parse_penn, read_penn
 from pad_engine.io.psd import is_psd
 from pad_engine.trees.deptree import DepSentence
 from pad_engine.trees.headrules import HeadRules, dependencies, head_children
@@ -40,10 +40,14 @@ class TreeFileResult(ConllResult):
 
 def is_tree_file(path: str, text: str) -> bool:
     """Whether a file holds bracketed trees: by its suffix, or text that starts with a
-    bracket and holds no tab (CoNLL has tabs)."""
+    bracket, holds no tab (CoNLL has tabs) and reads as trees throughout (a line of text
+    may start with a bracket too: "(Reuters) Shares fell")."""
     if path.lower().endswith(TREE_SUFFIXES):
         return True
-    return text.lstrip("\ufeff \t\r\n").startswith("(") and "\t" not in text[:65536]
+    if not text.lstrip("\ufeff \t\r\n").startswith("(") or "\t" in text[:65536]:
+        return False
+    found = parse_penn(text, path, on_error="skip")
+    return bool(found.trees) and not found.skipped
 
 
 def read_tree_file(path: str | os.PathLike[str], encoding: str | None = None,

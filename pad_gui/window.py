@@ -448,6 +448,7 @@ class MainWindow(QMainWindow):
             self.save_layout()
         self.retraining.stop()
         self.closing = True
+        self.workspace.abandon_reading()
         self.workspace.close()
         self.engine.stop()
         super().closeEvent(event)

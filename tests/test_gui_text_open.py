@@ -66,3 +66,14 @@ def test_a_second_open_while_text_is_read_is_refused_and_said(qtbot, tiny_model,
     assert "Still opening story.txt" in window.statusBar().currentMessage()
     qtbot.waitUntil(lambda: window.session is not None, timeout=120000)
     window.close()
+
+
+def test_closing_the_window_while_text_is_read_opens_nothing(qtbot, tiny_model, tmp_path):
+    path = tmp_path / "story.txt"
+    path.write_text(LINES[0] + "\n", encoding="utf-8")
+    window = new_window(qtbot, tiny_model)
+    assert window.open_path(path)
+    window.close()
+    qtbot.waitUntil(lambda: window.workspace.reading is None, timeout=120000)
+    assert window.session is None
+    assert [p.name for p in tmp_path.iterdir()] == ["story.txt"]  # no project written

@@ -69,6 +69,7 @@ class Workspace:
         self.projects = projects
         self.run = run  # starts a worker whose events come on this thread; None: no worker
         self.reading: Path | None = None  # a text file whose arcs a worker is predicting
+        self._reader: Worker | None = None  # that worker
         self.session: Session | None = None
         self.current = -1
         self.least_sure_first = False  # Next uncorrected: file order, or least sure
@@ -216,11 +217,12 @@ class Workspace:
 
         if self.run is not None and predicts_arcs(path, encoding):
             self.reading = path
-            worker = Worker(lambda job: read(job.report), "pad-open")
+            self._reader = worker = Worker(lambda job: read(job.report), "pad-open")
             worker.yielded.connect(self.background.emit)
-            worker.returned.connect(lambda result: self._read(path, project, parser, result,
-                                                              start))
-            worker.errored.connect(lambda e: self._cannot_open(path, _why(e)))
+            worker.returned.connect(lambda result: worker.cancelled or self._read(
+                path, project, parser, result, start))
+            worker.errored.connect(lambda e: worker.cancelled or self._cannot_open(path,
+                                                                                 _why(e)))
             worker.finished.connect(self._read_done)
             self.message.emit(f"Opening {path.name}: a text model predicts its arcs…", 0)
             self.run(worker)
@@ -232,8 +234,14 @@ class Workspace:
         return self._read(path, project, parser, result, start)
 
     def _read_done(self) -> None:
-        self.reading = None
+        self.reading = self._reader = None
         self._say_decoding()
+
+    def abandon_reading(self) -> None:
+        """The window closes: a file still being read is not opened (its project is not
+        created) when the read ends."""
+        if self._reader is not None:
+            self._reader.cancel()
 
     def _read(self, path: Path, project: str | Path | None, parser: Path,
               result: ConllResult, start: int = 0) -> bool:

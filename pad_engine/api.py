@@ -34,24 +34,27 @@ from pad_engine.io.gate import (
     write_bytes,
     write_text,
 )
+from pad_engine.io.treefiles import DEFAULT_HEADRULES, PSD_HEADRULES, TreeFileResult
 from pad_engine.learning import retrain as _retrain
 from pad_engine.learning.retrain import Comparison, CrossValidation, Plan
 from pad_engine.learning.selection import margin_of, priority
 from pad_engine.learning.train import Cancelled, Progress, example_from_lextree
 from pad_engine.parsing import adapt as _adapt
 from pad_engine.parsing.adapt import ParserComparison
-from pad_engine.parsing.annotation import TEXT_MODEL, read_for_annotation
+from pad_engine.parsing.annotation import TEXT_MODEL, predicts_arcs, read_for_annotation
 from pad_engine.parsing.model import TextModel
 from pad_engine.parsing.pipeline import load_text_model
 from pad_engine.resources import resource_path
 from pad_engine.trees import edits
 from pad_engine.trees.deptree import DepSentence, tree_problem
+from pad_engine.trees.headrules import SHIPPED as HEADRULES
 from pad_engine.trees.lextree import LexNode, induced_heads, to_line
 
 # A corrected sentence as the app keeps it: its tree, its words, its DEPREL column.
 CorrectedTree = tuple[LexNode, list[str], list[str]]
 
 __all__ = [
+    "DEFAULT_HEADRULES", "HEADRULES", "PSD_HEADRULES", "TreeFileResult",
     "FAILED", "BatchProgress", "BatchReport", "Cancelled", "Candidate", "Choice",
     "Comparison", "ConllResult", "Converter", "CorrectedTree", "CrossValidation",
     "DepSentence", "Engine", "ParserComparison", "Plan", "TEXT_MODEL", "TextModel",
@@ -59,9 +62,9 @@ __all__ = [
     "FileResult", "InputError", "LexNode", "Model", "PadError", "Progress", "RuleBasedEngine",
     "check_inputs", "check_output", "choose", "convert_folder", "cross_validate",
     "default_jobs", "default_model_path", "edits", "induced_heads", "margin_of", "priority",
-    "open_write", "prepare_outputs", "read_bytes", "read_conll", "read_for_annotation",
-    "resource_path", "retrain", "to_line", "tree_problem", "write_bytes", "write_conll",
-    "write_text",
+    "open_write", "predicts_arcs", "prepare_outputs", "read_bytes", "read_conll",
+    "read_for_annotation", "resource_path", "retrain", "to_line", "tree_problem", "write_bytes",
+    "write_conll", "write_text",
 ]
 
 

@@ -38,8 +38,9 @@ class Action:
 
 
 ACTIONS: tuple[Action, ...] = (
-    Action("open", "&Open…", "open a CoNLL-X or CoNLL-U file", ("Ctrl+O",), "File",
-           toolbar="Open…"),
+    Action("open", "&Open…",
+           "open a CoNLL-X or CoNLL-U file, Penn (.mrg) or Penn-Helsinki (.psd) trees, or text",
+           ("Ctrl+O",), "File", toolbar="Open…"),
     Action("recent", "Open &Recent", "the files opened last", (), "File"),
     Action("save-project-as", "Save Project &As…",
            "keep this treebank's annotation project in another file", (), "File"),

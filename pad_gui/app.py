@@ -101,8 +101,7 @@ def open_window(args: argparse.Namespace):
     sentence = args.sentence
     if sentence is None and last and Path(last).resolve() == path.resolve():
         sentence = int(QSettings().value("last/sentence", 0)) + 1
-    if window.open_path(path, args.project) and window.session and len(window.session):
-        window.go_to(max(0, min((sentence or 1) - 1, len(window.session) - 1)))
+    window.open_path(path, args.project, start=(sentence or 1) - 1)  # text: when it is read
     return window
 
 

@@ -61,9 +61,19 @@ class CandidatePanel(QWidget):
         if not self._filling and row >= 0:
             self._pick(row)
 
+    def clear(self) -> None:
+        """No file open: no candidates, nothing to mark."""
+        self._filling = True
+        self.list.clear()
+        self.note.clear()
+        self.mark_button.setChecked(False)
+        self._filling = False
+
     def show_candidates(self, decoded: Decoded | None, view: View, forms: list[str],
-                        corrected: bool, model_problem: str | None) -> None:
-        """Fill the list (the picked one current), the note and the button."""
+                        corrected: bool, model_problem: str | None,
+                        file_tree: LexNode | None = None) -> None:
+        """Fill the list (the picked one current), the note and the button; ``file_tree``:
+        the tree the file itself gave the sentence, if any."""
         self._filling = True
         self.list.clear()
         if isinstance(decoded, list):
@@ -76,8 +86,11 @@ class CandidatePanel(QWidget):
                 self.list.addItem(item)
             if view.tree is None and decoded:
                 self.list.setCurrentRow(min(view.chosen, len(decoded) - 1))
-            note = ("Edited tree (pick a candidate to discard the edits)"
-                    if view.tree is not None else "")
+            note = ""
+            if view.tree is not None and view.tree is file_tree:
+                note = "The file's own tree (pick a candidate to replace it)"
+            elif view.tree is not None:
+                note = "Edited tree (pick a candidate to discard the edits)"
             if decoded and decoded[0].lifted and view.tree is None:
                 arcs = ", ".join(f"word {x.dependent} from {x.original_head} to {x.new_head}"
                                  for x in decoded[0].lifted)

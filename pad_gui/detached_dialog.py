@@ -11,6 +11,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from pad_gui.controllers.exports import proposed
 from pad_gui.controllers.workspace import Workspace
 from pad_gui.dialogs import table_layout
 
@@ -52,7 +53,9 @@ class DetachedDialog(QDialog):
             self.refresh()
 
     def export_dialog(self) -> None:
-        path, _ = QFileDialog.getSaveFileName(self, "Export detached corrections",
-                                              "detached-corrections.txt", "Text (*.txt)")
+        session = self.workspace.session
+        start = proposed(session.path if session else None, "detached-corrections.txt")
+        path, _ = QFileDialog.getSaveFileName(self, "Export detached corrections", start,
+                                              "Text (*.txt)")
         if path:
             self.workspace.export_detached(path)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QCheckBox,
     QComboBox,
     QCompleter,
     QDialog,
@@ -17,10 +18,12 @@ from PySide6.QtWidgets import (
     QPushButton,
     QTableWidget,
     QTableWidgetItem,
+    QTextBrowser,
     QVBoxLayout,
     QWidget,
 )
 
+from pad_engine.api import DEFAULT_HEADRULES, HEADRULES, PSD_HEADRULES
 from pad_gui.session import EDIT_KINDS, Session
 
 REFERENCE = ("For comparison: annotators of the Annotate tool accepted about 70% of its "
@@ -33,6 +36,46 @@ def bring_to_front(dialog: QWidget) -> None:
     dialog.show()
     dialog.raise_()
     dialog.activateWindow()
+
+
+class HelpDialog(QDialog):
+    """A help text that fits the screen: as tall as its text where the screen allows,
+    scrolling beyond that, its OK button always in reach."""
+
+    def __init__(self, title: str, html: str, parent: QWidget | None):
+        super().__init__(parent)
+        self.setWindowTitle(title)
+        self.html = html
+        self.browser = QTextBrowser(self)
+        self.browser.setHtml(html)
+        buttons = QDialogButtonBox(QDialogButtonBox.Ok)
+        buttons.accepted.connect(self.accept)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.browser, 1)
+        layout.addWidget(buttons)
+        room = self._room()
+        document = self.browser.document().clone(self)  # the browser's own is laid out
+        document.setTextWidth(min(720, room.width() - 80))  # to its (unshown) width
+        want = document.size().toSize()
+        self.resize(min(want.width() + 60, room.width() - 40),
+                    min(want.height() + 90, room.height() - 80))
+
+    def _room(self):
+        parent = self.parentWidget()
+        return (parent.screen() if parent is not None else self.screen()).availableGeometry()
+
+    def showEvent(self, event) -> None:
+        """Placed over its window, but moved onto the screen where that window is not."""
+        super().showEvent(event)
+        room, frame = self._room(), self.frameGeometry()
+        x = max(room.left(), min(frame.left(), room.right() - frame.width()))
+        y = max(room.top(), min(frame.top(), room.bottom() - frame.height()))
+        if (x, y) != (frame.left(), frame.top()):
+            self.move(x, y)
+
+    def text(self) -> str:
+        """The help as given (HTML), as QMessageBox.text() gives it."""
+        return self.html
 
 
 def job_buttons(dialog) -> tuple[QDialogButtonBox, QPushButton, QPushButton, QPushButton]:
@@ -149,27 +192,54 @@ ENCODINGS = (AUTO, "utf-8", "cp1252", "latin-1", "cp1250", "iso-8859-2", "cp1251
              "gb18030", "big5", "shift_jis", "euc-kr")
 
 
-class OpenDialog(QFileDialog):
-    """File > Open: a treebank or text file, and how its bytes are decoded.
+AUTO_HEADS = (f"Default: {DEFAULT_HEADRULES} (Penn), {PSD_HEADRULES} (Penn-Helsinki .psd)")
+FILE_TYPES = ("Treebanks and text (*.conllu *.conll *.conllx *.mrg *.ptb *.psd *.txt)",
+              "CoNLL (*.conllu *.conll *.conllx)", "Penn trees (*.mrg *.ptb)",
+              "Penn-Helsinki trees (*.psd)", "Text, one sentence a line (*.txt)", "All files (*)")
 
-    Qt's own (not the platform's) file dialog, so that an Encoding box can sit under the file
-    type; any codec name Python knows may be typed into it."""
+
+class OpenDialog(QFileDialog):
+    """File > Open: a treebank or text file, how its bytes are decoded, and for tree files
+    the head table that reads their d-parses off them.
+
+    Qt's own (not the platform's) file dialog, so that the Encoding and Head table boxes can
+    sit under the file type; any codec name Python knows, or a head table file, may be typed
+    into them."""
 
     def __init__(self, parent: QWidget | None, start: str):
-        super().__init__(parent, "Open treebank or text", start,
-                         "CoNLL and text files (*.conllu *.conll *.conllx *.txt);;All files (*)")
+        super().__init__(parent, "Open treebank or text", start, ";;".join(FILE_TYPES))
         self.setOption(QFileDialog.DontUseNativeDialog, True)
         self.setFileMode(QFileDialog.ExistingFile)
-        self.encoding_box = QComboBox(self)
-        self.encoding_box.setEditable(True)
-        self.encoding_box.addItems(ENCODINGS)
-        self.encoding_box.setObjectName("encoding")
+        self.encoding_box = self._box("Encoding:", "encoding", ENCODINGS)
+        self.heads_box = self._box("Head table:", "headrules", (AUTO_HEADS, *HEADRULES))
+        self.heads_box.setToolTip("Penn and .psd files: the table that reads each tree's "
+                                  "d-parse (the arcs) off it; a table file's path may be typed")
+        self.keep_tokens = QCheckBox("Text: keep its white-space tokens (punctuation and "
+                                     "clitics are split off otherwise, as pad parse --tokenize)")
+        self.layout().addWidget(self.keep_tokens, self.layout().rowCount(), 0, 1, -1)
+
+    def _box(self, label: str, name: str, items) -> QComboBox:
+        """An editable choice in a row of its own under the file type."""
+        box = QComboBox(self)
+        box.setEditable(True)
+        box.addItems(items)
+        box.setObjectName(name)
         grid = self.layout()
         row = grid.rowCount()
-        grid.addWidget(QLabel("Encoding:", self), row, 0)
-        grid.addWidget(self.encoding_box, row, 1)
+        grid.addWidget(QLabel(label, self), row, 0)
+        grid.addWidget(box, row, 1)
+        return box
 
     def encoding(self) -> str | None:
         """The chosen encoding, None to detect."""
         text = self.encoding_box.currentText().strip()
         return None if not text or text == AUTO else text
+
+    def tokenize(self) -> bool:
+        """Whether text is split into tokens (not kept as its white space splits it)."""
+        return not self.keep_tokens.isChecked()
+
+    def headrules(self) -> str | None:
+        """The chosen head table, None for the file's default."""
+        text = self.heads_box.currentText().strip()
+        return None if not text or text == AUTO_HEADS else text

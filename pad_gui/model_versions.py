@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from pad_gui.controllers.exports import proposed
 from pad_gui.controllers.models import ModelVersions, describe
 from pad_gui.controllers.retraining import Retraining
 from pad_gui.dialogs import bring_to_front, table_layout
@@ -65,8 +66,8 @@ class ModelDialogs:
         """Ask where to write a version's model file (the current one by default)."""
         version = self.models.active if version is None else version
         session = self.models.workspace.session
-        start = f"{session.path.stem}-v{version}.padmodel" if session \
-            else f"model-v{version}.padmodel"
+        start = proposed(session.path, f"{session.path.stem}-v{version}.padmodel") if session \
+            else proposed(None, f"model-v{version}.padmodel")
         path, _ = QFileDialog.getSaveFileName(self.window, "Export model file", start,
                                               "PAD models (*.padmodel)")
         if path:

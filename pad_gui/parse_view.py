@@ -177,7 +177,12 @@ class ArcItem(QGraphicsPathItem):
 
 
 class ParseScene(QGraphicsScene):
-    """Draws one sentence; knows which items stand for which nodes, words and arcs."""
+    """Draws one sentence; knows which items stand for which nodes, words and arcs.
+
+    ``clear`` is the one place its items go: it forgets them first and says so
+    (``cleared``), so that neither it nor a view ever touches an item of a cleared scene."""
+
+    cleared = Signal()
 
     def __init__(self, parent=None):
         super().__init__(parent)
@@ -207,12 +212,10 @@ class ParseScene(QGraphicsScene):
         file, ``lifted`` maps the dependents of non-projective arcs to the heads the tree
         gives them (drawn dashed)."""
         self.lifted = lifted or {}
-        if len(heads) != len(self.heads):
-            self.attach = None  # another sentence
+        attach = self.attach if len(heads) == len(self.heads) else None  # else another one
         self.heads = list(heads)
-        self.nodes, self.words, self.arcs = [], [], []  # first: clear() may call hover()
-        self._attach_line = None
         self.clear()
+        self.attach = attach
         n = len(forms)
         wm, sm, tm = (QFontMetricsF(f) for f in (self.word_font, self.small, self.font))
         widths = [max(wm.horizontalAdvance(forms[i]), tm.horizontalAdvance(tags[i]) + 10, 24)
@@ -246,6 +249,16 @@ class ParseScene(QGraphicsScene):
         self.setSceneRect(self.itemsBoundingRect().adjusted(-MARGIN, -MARGIN, MARGIN, MARGIN))
         if self.attach is not None:
             self.set_attach(*self.attach)
+
+    def clear(self) -> None:
+        """Remove every item, forgetting them before they go: deleting a selected item
+        emits ``selectionChanged``, whose slots may walk the lists (``hover``)."""
+        self.nodes, self.words, self.arcs = [], [], []
+        self._attach_line = None
+        self.attach = None
+        self.clearSelection()
+        super().clear()
+        self.cleared.emit()
 
     def _draw_tree(self, tree: LexNode, y_tags: float, diff: Counter, edited: Counter
                    ) -> None:
@@ -491,6 +504,12 @@ class ParseView(QGraphicsView):
         self.factor = 1.0
         self._drag_from: int | None = None
         self._rubber: QGraphicsLineItem | None = None
+        scene.cleared.connect(self._forget_drag)
+
+    def _forget_drag(self) -> None:
+        """The scene's items are gone: a drag in progress (and its line) with them."""
+        self._drag_from = None
+        self._rubber = None
 
     @property
     def smallest(self) -> float:

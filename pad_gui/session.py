@@ -8,15 +8,28 @@ switched model would rank different candidates under the same index.
 The project knows a sentence by its key (``store.sentence_keys``), not its position, so
 corrections follow their sentences when the file changes; those that lost their sentence
 are listed (``detached``) and may be applied to a sentence by hand.
+
+A Penn or ``.psd`` file brings its own trees (``from_file``): a sentence's view starts as
+that tree, so the annotator corrects it (or picks a candidate instead) and exports it.
 """
 
 from __future__ import annotations
 
 import dataclasses
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
-from pad_engine.api import Candidate, ConllResult, DepSentence, LexNode, PadError, to_line
+from pad_engine.api import (
+    Candidate,
+    ConllResult,
+    DepSentence,
+    LexNode,
+    PadError,
+    TreeFileResult,
+    edits,
+    to_line,
+)
 from pad_gui.controllers.decoded import DecodedCache
 from pad_gui.store import (
     CORRECTED,
@@ -27,6 +40,7 @@ from pad_gui.store import (
 )
 
 EDITED = "edited"  # not corrected yet, but the annotator changed something
+FROM_FILE = "from file"  # the tree a Penn or .psd file gave it, untouched
 EDIT_KINDS = ("pick", "relabel", "insert", "delete", "head", "reattach")
 IDLE_CAP = 300.0  # seconds: a longer pause on one sentence counts as a break, not work
 
@@ -81,8 +95,14 @@ class Session:
         self.status: dict[int, str] = {}
         self.seconds: dict[int, float] = {}
         self.kept: dict[int, LexNode] = {}
+        self.from_file: dict[int, LexNode] = dict(enumerate(result.trees)) \
+            if isinstance(result, TreeFileResult) else {}
         saved_rows = store.load(self.keys, self._words, [len(s) for s in self.sentences])
         for idx, saved in saved_rows.items():
+            if saved.heads is None and idx in self.from_file:  # its view was never changed
+                self.status[idx] = saved.status
+                self.seconds[idx] = saved.seconds
+                continue
             heads = tuple(saved.heads) if saved.heads else tuple(self.sentences[idx].heads)
             self.views[idx] = View(heads, saved.chosen, saved.tree)
             self.status[idx] = saved.status
@@ -98,7 +118,12 @@ class Session:
         return self._words[idx]
 
     def view(self, idx: int) -> View:
-        return self.views.get(idx) or View(tuple(self.sentences[idx].heads))
+        return self.views.get(idx) or self.first_view(idx)
+
+    def first_view(self, idx: int) -> View:
+        """The view before the annotator changed anything: the file's arcs, the first
+        candidate, or the file's own tree when it has one."""
+        return View(tuple(self.sentences[idx].heads), 0, self.from_file.get(idx))
 
     def key(self, idx: int, view: View | None = None) -> tuple[int, int, tuple[int, ...]]:
         """The decode request for the sentence under its current (or given) d-parse."""
@@ -137,12 +162,35 @@ class Session:
         return self.status.get(idx) == CORRECTED
 
     def state(self, idx: int) -> str:
-        """MACHINE, EDITED (changed but not marked corrected) or CORRECTED."""
+        """MACHINE (or FROM_FILE), EDITED (changed but not marked corrected) or CORRECTED."""
         if self.is_corrected(idx):
             return CORRECTED
-        view = self.view(idx)
-        return EDITED if view.tree is not None or view.chosen or self.arcs_changed(idx) \
-            else MACHINE
+        if self.changed(idx):
+            return EDITED
+        return FROM_FILE if idx in self.from_file else MACHINE
+
+    def changed(self, idx: int) -> bool:
+        """Whether the annotator changed the sentence's view (trees by identity: comparing
+        them node by node would recurse as deep as a tree nests)."""
+        view, first = self.view(idx), self.first_view(idx)
+        return view.heads != first.heads or view.chosen != first.chosen or \
+            view.tree is not first.tree
+
+    def marks(self, idx: int) -> tuple[Counter, Counter]:
+        """The brackets of the tree on screen to mark: those of the picked candidate not in
+        candidate 1, and those the annotator's edits made (against the file's tree when the
+        sentence has one, else the picked candidate)."""
+        view, decoded = self.view(idx), self.decoded(idx)
+        tree = self.shown_tree(idx)
+        diff: Counter = Counter()
+        edited: Counter = Counter()
+        picked = self._picked(idx, view) if tree is not None else None
+        if picked is not None:
+            diff = edits.brackets(picked) - edits.brackets(decoded[0].tree)
+        base = self.from_file.get(idx, picked)
+        if view.tree is not None and base is not None:
+            edited = edits.brackets(tree) - edits.brackets(base)
+        return diff, edited
 
     @property
     def read_only(self) -> bool:
@@ -281,8 +329,7 @@ class Session:
             mine = counts.get(idx, {})
             for kind in EDIT_KINDS:
                 actions[kind] += mine.get(kind, 0)
-            view = self.view(idx)
-            if view.tree is None and view.chosen == 0 and not self.arcs_changed(idx):
+            if not self.changed(idx):
                 as_proposed += 1
         return Summary(len(done), sum(len(self.sentences[i]) for i in done),
                        sum(self.seconds.get(i, 0.0) for i in done), as_proposed, actions)

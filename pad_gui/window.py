@@ -5,7 +5,6 @@ time and remembers its layout, zoom, file and sentence (QSettings) for the next.
 
 from __future__ import annotations
 
-from collections import Counter
 from pathlib import Path
 
 from PySide6.QtCore import QSettings, QStandardPaths, Qt
@@ -32,12 +31,13 @@ from pad_gui import actions, ui_thread
 from pad_gui.batch_dialog import show_batch_dialog
 from pad_gui.candidates import CandidatePanel
 from pad_gui.controllers.engine import EngineThread
+from pad_gui.controllers.exports import proposed
 from pad_gui.controllers.models import ModelVersions
 from pad_gui.controllers.projects import Projects
 from pad_gui.controllers.retraining import Retraining
 from pad_gui.controllers.workspace import Workspace
 from pad_gui.detached_dialog import DetachedDialog
-from pad_gui.dialogs import EffortDialog, OpenDialog, bring_to_front
+from pad_gui.dialogs import EffortDialog, HelpDialog, OpenDialog, bring_to_front
 from pad_gui.editing import TreeEditor
 from pad_gui.model_versions import ModelDialogs
 from pad_gui.parse_view import LEGEND, ParseScene, ParseView
@@ -69,7 +69,8 @@ class MainWindow(QMainWindow):
         self.remember = remember
         data = Path(QStandardPaths.writableLocation(QStandardPaths.AppDataLocation))
         self.engine = EngineThread(model_path)
-        self.workspace = w = Workspace(self.engine, Projects(QSettings(), data))
+        self.workspace = w = Workspace(self.engine, Projects(QSettings(), data),
+                                       lambda job: ui_thread.start(job, self, 50))
         self.models = ModelVersions(w, model_path)
         self.retraining = Retraining(self.models, lambda job: ui_thread.start(job, self, 50))
         self.model_dialogs = ModelDialogs(self.models, self.retraining, self)
@@ -86,6 +87,9 @@ class MainWindow(QMainWindow):
         self.view.message.connect(lambda text: self.statusBar().showMessage(text, 10000))
         w.problems.connect(self._show_problems)
         w.alarm.connect(self._alarm)
+        self.background = QLabel()  # a file read, how many sentences are decoded
+        self.statusBar().addPermanentWidget(self.background)
+        w.background.connect(self.background.setText)
         self.alarm_box: QMessageBox | None = None
         self.closing = False
         w.opened.connect(self._opened)
@@ -276,7 +280,11 @@ class MainWindow(QMainWindow):
         self.sentences.model.set_session(s)
         self.scene.clear()
         self._show_model()  # what the panel says may depend on the file (predicted arcs)
-        if s is not None:
+        if s is None:  # closed, nothing in its place: nothing of the last file stays
+            self.setWindowTitle("PAD Studio")
+            self.title.clear()
+            self.candidates.clear()
+        else:
             self.setWindowTitle(f"{s.path.name} — PAD Studio")
             self.sentences.table.setFocus()  # the keyboard starts in the list
             if self.remember:
@@ -316,13 +324,7 @@ class MainWindow(QMainWindow):
         sent, view = s.sentences[idx], s.view(idx)
         decoded = s.decoded(idx)
         tree = s.shown_tree(idx)
-        diff: Counter = Counter()
-        edited: Counter = Counter()
-        if tree is not None and isinstance(decoded, list) and decoded:
-            picked = decoded[min(view.chosen, len(decoded) - 1)].tree
-            diff = edits.brackets(picked) - edits.brackets(decoded[0].tree)
-            if view.tree is not None:
-                edited = edits.brackets(tree) - edits.brackets(picked)
+        diff, edited = s.marks(idx)
         changed = {m for m, (a, b) in enumerate(zip(view.heads, sent.heads), 1) if a != b}
         lifted = {}
         if isinstance(decoded, list) and decoded and view.tree is None:
@@ -338,7 +340,7 @@ class MainWindow(QMainWindow):
         self.title.setText(f"<b>Sentence {idx + 1}</b> of {len(s)}{sid} · {len(sent)} words"
                            f" · {state}<br>{s.text(idx)}")
         self.candidates.show_candidates(decoded, view, sent.forms, s.is_corrected(idx),
-                                        self.workspace.model_problem)
+                                        self.workspace.model_problem, s.from_file.get(idx))
         self.editor.selection_changed()
 
     # -- files ----------------------------------------------------------------------------
@@ -348,12 +350,14 @@ class MainWindow(QMainWindow):
         chosen = dialog.exec() and dialog.selectedFiles()
         self.activateWindow()  # the keyboard comes back to this window, not to nowhere
         if chosen:
-            self.open_path(chosen[0], encoding=dialog.encoding())
+            self.open_path(chosen[0], encoding=dialog.encoding(), headrules=dialog.headrules(),
+                           tokenize=dialog.tokenize())
 
     def open_path(self, path: str | Path, project: str | Path | None = None,
-                  encoding: str | None = None) -> bool:
+                  encoding: str | None = None, headrules: str | None = None,
+                  tokenize: bool = True, start: int = 0) -> bool:
         """Open a treebank and its project (see ``Workspace.open``)."""
-        return self.workspace.open(path, project, encoding)
+        return self.workspace.open(path, project, encoding, headrules, tokenize, start)
 
     def go_to(self, idx: int) -> None:
         """Put sentence ``idx`` on screen (selected in the list)."""
@@ -383,8 +387,8 @@ class MainWindow(QMainWindow):
         penn = corrected_only is not None
         title, filters = (("Export Penn trees", "Penn trees (*.mrg *.ptb *.txt)") if penn else
                           ("Export dependencies", "CoNLL files (*.conllu *.conll)"))
-        path, _ = QFileDialog.getSaveFileName(
-            self, title, str(self.session.path.with_suffix(suffix)), filters)
+        path, _ = QFileDialog.getSaveFileName(self, title, proposed(
+            self.session.path, self.session.path.with_suffix(suffix).name), filters)
         if path and penn:
             self.workspace.export_penn(path, corrected_only)
         elif path:
@@ -444,6 +448,7 @@ class MainWindow(QMainWindow):
             self.save_layout()
         self.retraining.stop()
         self.closing = True
+        self.workspace.abandon_reading()
         self.workspace.close()
         self.engine.stop()
         super().closeEvent(event)
@@ -461,9 +466,7 @@ class MainWindow(QMainWindow):
 
     # -- help and effort ------------------------------------------------------------------
     def show_keys(self) -> None:
-        self.keys_box = QMessageBox(QMessageBox.Information, "Keys and mouse",
-                                    actions.help_html(), parent=self)
-        self.keys_box.setModal(False)
+        self.keys_box = HelpDialog("Keys and mouse", actions.help_html(), self)
         bring_to_front(self.keys_box)
 
     def show_detached(self) -> None:

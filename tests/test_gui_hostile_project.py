@@ -124,7 +124,7 @@ def test_a_refused_write_is_an_error_dialog_at_once_and_the_correction_is_kept(
 
 
 def test_a_crafted_text_model_beside_the_project_at_start_up_costs_a_message(
-        qapp, tiny_model, tmp_path):
+        qapp, qtbot, tiny_model, tmp_path):
     """``pad-studio FILE`` with a crafted ``FILE.padproject.padparser`` (its taggers a list):
     the app starts, says the text model cannot be used, and the bundled one predicts."""
     text = tmp_path / "notes.txt"
@@ -141,8 +141,9 @@ def test_a_crafted_text_model_beside_the_project_at_start_up_costs_a_message(
         np.savez(f, **members)
     args = app_module.parse_args([str(text), "--model", str(tiny_model)])
     window = app_module.open_window(args)
-    try:
-        assert window.session is not None and len(window.session) == 2
+    try:  # text: read by a worker, the window up meanwhile
+        qtbot.waitUntil(lambda: window.session is not None, timeout=60000)
+        assert len(window.session) == 2
         message = window.statusBar().currentMessage()
         assert "text model cannot be used" in message and str(crafted) in message
         assert "taggers must be an object" in message

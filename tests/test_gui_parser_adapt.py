@@ -152,6 +152,7 @@ def test_a_parser_written_but_never_used_is_removed_when_the_project_closes(qtbo
     adaptation.session = window.session  # as a finished run leaves it
     other = tmp_path / "other.txt"
     other.write_text("A short one .\n", encoding="utf-8")
-    assert window.open_path(other)
+    assert window.open_path(other)  # text: read by a worker, the project closes after it
+    qtbot.waitUntil(lambda: window.session.path == other, timeout=60000)
     assert not candidate.exists()
     window.close()

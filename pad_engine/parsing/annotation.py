@@ -1,5 +1,6 @@
-"""Files an annotator opens: d-parsed CoNLL as it is, and text or CoNLL without heads with
-arcs the text pipeline predicts, so that the app shows arcs and c-parses for both.
+"""Files an annotator opens: d-parsed CoNLL as it is, Penn and ``.psd`` trees with the
+d-parses a head table reads off them, and text or CoNLL without heads with arcs the text
+pipeline predicts, so that the app shows arcs and c-parses for all of them.
 
 The predicted sentences are CoNLL sentences like any other (their lines carry the predicted
 HEAD and DEPREL, so exporting them writes the d-parse the annotator corrected), and the
@@ -9,10 +10,12 @@ result's note says that the arcs are predicted and by which text model.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 
 from pad_engine.errors import InputError, ModelError
 from pad_engine.io.conll import ConllResult, parse_conll, parse_decoded
 from pad_engine.io.encoding import read_text as read_file
+from pad_engine.io.treefiles import is_tree_file, read_tree_file
 from pad_engine.parsing.pipeline import TextPipeline, load_text_model
 from pad_engine.parsing.text import conll_lines, read_text
 
@@ -28,19 +31,51 @@ def has_heads(text: str) -> bool:
     return False
 
 
+def refuse_unreadable(text: str, name: str) -> None:
+    """Raise InputError for a file with nothing to annotate (empty, or binary: NUL bytes),
+    before a text model is loaded to predict arcs for it."""
+    if not text.strip():
+        raise InputError("the file is empty", name)
+    if "\x00" in text[:65536]:
+        raise InputError("a binary file (it holds NUL bytes), not a treebank or text", name)
+
+
+def predicts_arcs(path: str | os.PathLike[str], encoding: str | None = None) -> bool:
+    """Whether :func:`read_for_annotation` would load a text model to predict the file's
+    arcs (plain text, CoNLL without heads): a read that takes seconds, worth a progress
+    report. False for a file it refuses, so that it is refused at once."""
+    name = os.fspath(path)
+    try:
+        text = read_file(name, encoding).text
+        refuse_unreadable(text, name)
+    except (OSError, InputError, LookupError):
+        return False
+    return not is_tree_file(name, text) and not has_heads(text)
+
+
 def read_for_annotation(path: str | os.PathLike[str], encoding: str | None = None,
-                        text_model: str = TEXT_MODEL, fallback: str | None = None
-                        ) -> ConllResult:
+                        text_model: str = TEXT_MODEL, fallback: str | None = None,
+                        headrules: str | None = None, *, tokenize: bool = True,
+                        progress: Callable[[str], None] | None = None) -> ConllResult:
     """The sentences of a file with their d-parses: read (CoNLL with heads) or predicted
     (plain text, one sentence per line; CoNLL with HEAD "_"). Bad sentences are skipped and
-    named, as by ``read_conll(on_error="skip")``. A ``text_model`` that cannot be loaded
-    raises ModelError, or with a ``fallback`` (a bundled text model's short name) is named
-    in the result's note and the fallback predicts instead."""
+    named, as by ``read_conll(on_error="skip")``; an empty or binary file raises InputError.
+    A ``text_model`` that cannot be loaded raises ModelError, or with a ``fallback`` (a
+    bundled text model's short name) is named in the result's note and the fallback
+    predicts instead. A Penn or ``.psd`` file gives its own trees, its d-parses read off
+    them by ``headrules`` (``pad_engine.io.treefiles``). Plain text is split into tokens as
+    ``pad parse --tokenize`` splits it, or with ``tokenize`` False at white space only;
+    ``progress`` hears what a long read is doing."""
+    say = progress or (lambda text: None)
     name = os.fspath(path)
     decoded = read_file(name, encoding)
+    refuse_unreadable(decoded.text, name)
+    if is_tree_file(name, decoded.text):
+        return read_tree_file(name, encoding, headrules)
     if has_heads(decoded.text):  # parse what is decoded already: the file is read once
         return parse_decoded(decoded, name, on_error="skip")
     unusable = ""
+    say(f"Loading the text model {text_model}…")
     try:
         model, model_path = load_text_model(text_model)
     except ModelError as e:
@@ -50,9 +85,10 @@ def read_for_annotation(path: str | os.PathLike[str], encoding: str | None = Non
         unusable = f"the text model cannot be used ({e}): arcs predicted by the bundled " \
                    f"one, {model_path.name}"
     pipeline = TextPipeline(model)
-    read = read_text(decoded.text, name)
+    read = read_text(decoded.text, name, tokenized=not tokenize)
     skipped = [item for item in read if isinstance(item, InputError)]
     items = [item for item in read if not isinstance(item, InputError)]
+    say(f"Tagging and parsing {len(items):,} sentences with {model_path.name}…")
     blocks, lines = [], []
     for item, a in zip(items, pipeline.analyze_many(items)):
         blocks.append(conll_lines(item, a.tags, a.heads, a.rels))

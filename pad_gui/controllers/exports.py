@@ -8,10 +8,24 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
+from pathlib import Path
 
 from pad_engine.api import Engine, PadError, to_line, write_conll, write_text
 from pad_gui.controllers.engine import K_BEST
 from pad_gui.session import Session
+
+
+def proposed(source: Path | None, name: str) -> str:
+    """Where an export dialog starts: ``name`` in the opened file's folder (the home folder
+    without a file, or when that folder cannot be written, as the installed sample's), never
+    the opened file itself."""
+    folder = source.parent if source is not None else None
+    if folder is None or not os.access(folder, os.W_OK):
+        folder = Path.home()
+    target = folder / name
+    if source is not None and target == source:
+        target = target.with_name(f"{target.stem}.pad{target.suffix}")
+    return str(target)
 
 
 def penn_job(session: Session, path: str, corrected_only: bool

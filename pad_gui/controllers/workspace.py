@@ -8,12 +8,13 @@ hands it each change, and its undo and redo call :meth:`Workspace.apply`).
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from pad_engine.api import (
     TEXT_MODEL,
+    ConllResult,
     InputError,
     Model,
     PadError,
@@ -21,6 +22,7 @@ from pad_engine.api import (
     edits,
     induced_heads,
     margin_of,
+    predicts_arcs,
     prepare_outputs,
     priority,
     read_for_annotation,
@@ -35,6 +37,7 @@ from pad_gui.controllers.timekeeping import TimeKeeper
 from pad_gui.events import Event
 from pad_gui.session import CORRECTED, MACHINE, Session, View
 from pad_gui.store import Detached
+from pad_gui.worker import Worker
 
 PREFETCH = 3  # sentences after the current one decoded ahead of the background pass
 SHORT, LONG = 5000, 10000  # ms a status message stays
@@ -57,12 +60,18 @@ class Workspace:
     on screen), ``redraw(select, fit)`` (draw the sentence on screen again), ``row(idx)``
     (a sentence's status changed), ``ready()`` (a model decodes: see ``converter``),
     ``step(Step)`` (an edit, for the undo stack), ``exported(message)``, ``alarm(text)``
-    (an error the annotator must see at once: the project refused a write).
+    (an error the annotator must see at once: the project refused a write),
+    ``background(text)`` (what runs in the background: a text file's arcs being predicted,
+    or how far decoding is, "Decoding 1,234 / 12,544"; "" once nothing runs).
     """
 
-    def __init__(self, engine: EngineThread, projects: Projects):
+    def __init__(self, engine: EngineThread, projects: Projects,
+                 run: Callable[[Worker], None] | None = None):
         self.engine = engine
         self.projects = projects
+        self.run = run  # starts a worker whose events come on this thread; None: no worker
+        self.reading: Path | None = None  # a text file whose arcs a worker is predicting
+        self._reader: Worker | None = None  # that worker
         self.session: Session | None = None
         self.current = -1
         self.least_sure_first = False  # Next uncorrected: file order, or least sure
@@ -76,7 +85,8 @@ class Workspace:
         self.notice = ""  # what opening the project had to say (read-only, set aside)
         self.opened, self.problems, self.message, self.navigated = (Event() for _ in "1234")
         self.redraw, self.row, self.ready, self.step = (Event() for _ in "1234")
-        self.alarm = Event()
+        self.alarm, self.background = Event(), Event()
+        self._decoded_ids: set[int] = set()  # sentences of the session decoded by this model
         engine.ready.connect(self._engine_ready)
         engine.decoded.connect(self._decoded)
 
@@ -94,6 +104,7 @@ class Workspace:
         self.engine_ready = True
         self.model_problem = problem or None
         self.converter = converter
+        self._say_decoding()
         if problem:
             self.message.emit(f"No model: {problem} (arcs only)", 0)
         else:
@@ -112,12 +123,22 @@ class Workspace:
             return
         s.cache[key] = result
         _, idx, heads = key
+        self._decoded_ids.add(idx)
+        self._say_decoding()
         self.row.emit(idx)  # its place in least-sure-first order is known now
         change = self.reattach.decoded(idx, heads)
         if change is not None:
             self._step(change, "reattach", "Re-attach word")
         elif idx == self.current and heads == s.view(idx).heads:
             self.redraw.emit(None, True)
+
+    def _say_decoding(self) -> None:
+        if self.reading is not None:
+            return  # what the read does is said until it ends
+        s = self.session
+        done, total = len(self._decoded_ids), len(s) if s is not None else 0
+        busy = done < total and self.model_problem is None
+        self.background.emit(f"Decoding {done:,} / {total:,}" if busy else "")
 
     def use_model(self, load: Callable[[], Model | Converter], name: str | Callable[[], str],
                   done: Callable[[Converter | Exception], None] | None = None) -> None:
@@ -132,6 +153,8 @@ class Workspace:
         if s is None:
             return
         s.renew(self.serial)
+        self._decoded_ids = {idx for _, idx, _ in s.cache}  # the corrected ones keep theirs
+        self._say_decoding()
         pending = self.reattach.pending
         if pending is not None:
             after = pending.after
@@ -171,18 +194,62 @@ class Workspace:
 
     # -- files ----------------------------------------------------------------------------
     def open(self, path: str | Path, project: str | Path | None = None,
-             encoding: str | None = None) -> bool:
+             encoding: str | None = None, headrules: str | None = None,
+             tokenize: bool = True, start: int = 0) -> bool:
         """Open a treebank (bad sentences are reported as problems; ``encoding`` decodes it,
-        None detects) and its project (``project``, else the one last used with this
-        treebank, else FILE.padproject)."""
+        None detects; a tree file's arcs are read off by ``headrules``, None: its default;
+        text is split into tokens, or with ``tokenize`` False at white space) and its
+        project (``project``, else the one last used with this treebank, else
+        FILE.padproject), on sentence ``start``. A file whose arcs a text model predicts is
+        read by a worker (loading the model takes seconds), saying what it does: True then
+        means started."""
         path = Path(path)
+        if self.reading is not None:
+            self.message.emit(f"Still opening {self.reading.name}: one file at a time", SHORT)
+            return False
         parser = parser_path(project if project is not None else
                              self.projects.project_for(path))
-        try:  # text: arcs predicted by the parser adapted in the project, else the bundled one
-            result = read_for_annotation(path, encoding, str(parser), TEXT_MODEL) \
-                if parser.exists() else read_for_annotation(path, encoding)
+
+        def read(progress: Callable[[str], None] | None = None) -> ConllResult:
+            # text: arcs predicted by the parser adapted in the project, else the bundled one
+            options = {"headrules": headrules, "tokenize": tokenize, "progress": progress}
+            if parser.exists():
+                return read_for_annotation(path, encoding, str(parser), TEXT_MODEL, **options)
+            return read_for_annotation(path, encoding, **options)
+
+        if self.run is not None and predicts_arcs(path, encoding):
+            self.reading = path
+            self._reader = worker = Worker(lambda job: read(job.report), "pad-open")
+            worker.yielded.connect(self.background.emit)
+            worker.returned.connect(lambda result: worker.cancelled or self._read(
+                path, project, parser, result, start))
+            worker.errored.connect(lambda e: worker.cancelled or self._cannot_open(path,
+                                                                                 _why(e)))
+            worker.finished.connect(self._read_done)
+            self.message.emit(f"Opening {path.name}: a text model predicts its arcs…", 0)
+            self.run(worker)
+            return True
+        try:
+            result = read()
         except (OSError, PadError) as e:
-            return self._cannot_open(path, str(e))
+            return self._cannot_open(path, _why(e))
+        return self._read(path, project, parser, result, start)
+
+    def _read_done(self) -> None:
+        self.reading = self._reader = None
+        self._say_decoding()
+
+    def abandon_reading(self) -> None:
+        """The window closes: a file still being read is not opened (its project is not
+        created) when the read ends."""
+        if self._reader is not None:
+            self._reader.cancel()
+
+    def _read(self, path: Path, project: str | Path | None, parser: Path,
+              result: ConllResult, start: int = 0) -> bool:
+        """Open the file read (its project with it), unless it has no sentence."""
+        if not result.sentences:  # nothing to annotate: the file on screen stays, no project
+            return self._cannot_open(path, _no_sentences(result.skipped), result.skipped)
         project = self.projects.project_for(path, project)
         closing = self.session is not None
         self.close()  # lets go of this window's own lock first: reopening is no second writer
@@ -203,11 +270,13 @@ class Workspace:
         self.serial += 1
         self.engine.drop_pending()
         self.session = session
+        self._decoded_ids = set()
+        self._say_decoding()
         self.projects.opened(path)
         self.opened.emit()
         self.problems.emit(result.skipped)
         if len(session):
-            self.show(0)
+            self.show(max(0, min(start, len(session) - 1)))
             for idx in range(len(session)):
                 self.request(idx, BACKGROUND)
         bad = f", {len(result.skipped)} malformed (see Problems)" if result.skipped else ""
@@ -240,8 +309,9 @@ class Workspace:
             self.row.emit(idx)
         self.redraw.emit(None, False)
 
-    def _cannot_open(self, path: Path, why: str) -> bool:
-        self.problems.emit([InputError(why, str(path))])
+    def _cannot_open(self, path: Path, why: str, problems: Sequence[InputError] = ()) -> bool:
+        """Say why ``path`` did not open; whatever was open stays open."""
+        self.problems.emit([InputError(why, str(path)), *problems])
         self.message.emit(f"Cannot open {path}: {why}", 0)
         return False
 
@@ -252,6 +322,7 @@ class Workspace:
         self.clock.book(self.session, self.current)
         self.session.store.close()
         self.session = None
+        self._say_decoding()
         self.current = -1
         self.reattach.forget()
 
@@ -446,3 +517,13 @@ class Workspace:
             self.message.emit("Re-decoding…", 2000)
         else:
             self._step(outcome, "reattach", "Re-attach word")
+
+
+def _why(error: Exception) -> str:
+    return error.problem if isinstance(error, InputError) else str(error)
+
+
+def _no_sentences(skipped: list[InputError]) -> str:
+    if not skipped:
+        return "it holds no sentence"
+    return f"none of its {len(skipped)} sentences can be read (see Problems)"

@@ -14,7 +14,8 @@ layers, storage, backtrace); only the step that turns an item's candidates into 
 derivations differs: keep the best (K = 1), or enumerate the K best lazily
 (:func:`pad_engine.decoding.kbest.combine`). Items are stored for the symbols a cell has, not
 for every cell x layer x symbol, so memory follows what a sentence builds; callers bound the
-number of cells before decoding (``parser.MAX_CHART``).
+number of cells before decoding (``parser.MAX_CHART``), and a k-best chart stops before its
+entries pass a budget (:data:`KBEST_ENTRIES`), to be decoded again with fewer per item.
 
 Each head is decoded in a mode (``PRUNED``, ``EXACT``, ``GLUE``) and, with ``escalate``, moves
 to the next when its complete cell comes out without a phrase (:func:`_chart`): one pass per

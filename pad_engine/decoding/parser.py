@@ -29,7 +29,9 @@ from pad_engine.trees.structure import cell_count, cell_spans, is_projective_tre
 # about 1.5 kB a unit with the bundled models decoding exactly, so the limit keeps a sentence
 # near 1 GB at worst. Ordinary sentences need a few hundred units; a flat 300-word sentence
 # (one head, 299 dependents) 22,949 cells: 252,439 units at k = 10. Above it, a sentence is
-# refused with an InputError rather than risking an out-of-memory kill.
+# refused with an InputError rather than risking an out-of-memory kill. Below it, a k-best
+# chart also keeps to its budget of entries (decoder.KBEST_ENTRIES; Parser.kbest decodes a
+# sentence past it with fewer trees), which holds that flat sentence at k = 10 near 240 MB.
 MAX_CHART = 600_000
 # Pruned decoding drops a cell's items that score more than BEAM below its best (a complete
 # cell: below its best phrase or tag). Measured on the PTB sample test split and GUM's

@@ -96,6 +96,11 @@ class CandidatePanel(QWidget):
                                  for x in decoded[0].lifted)
                 note = (f"Non-projective d-parse: the trees lift {arcs} (dashed arcs). "
                         "Re-attach to change it.")
+            if decoded and decoded[0].cut_to and view.tree is None:
+                cut = decoded[0].cut_to
+                note = (note + " " if note else "") + (
+                    f"Only {cut} candidate{'s' if cut > 1 else ''} here: the k-best list was "
+                    "cut for this sentence, its chart too large for more within memory.")
         elif isinstance(decoded, PadError):
             note = f"No tree: {decoded}"
         elif model_problem:

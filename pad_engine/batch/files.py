@@ -30,6 +30,9 @@ class ConvertReport:
     problems: list[InputError] = field(default_factory=list)
     lifted: list[tuple[str | None, int | None, list[Lift]]] = field(default_factory=list)
     """(file, line, arcs lifted) of each non-projective sentence converted."""
+    cut: list[tuple[str | None, int | None, int]] = field(default_factory=list)
+    """(file, line, trees per item) of each sentence whose k-best list was cut: its chart
+    was too large for k derivations per item within the k-best memory budget."""
     unreadable: list[InputError] = field(default_factory=list)
     """The errors of malformed sentences, which the reader skipped (not in ``sentences``)."""
     relations: Counter[str] = field(default_factory=Counter)
@@ -51,6 +54,8 @@ def convert_sentences(
                 lines = [f"{c.score:.4f}\t{c.penn(sent.forms)}" for c in cands]
                 text = "\n".join(lines) + "\n\n"
                 how, lifted = cands[0].how, cands[0].lifted
+                if cands[0].cut_to:
+                    report.cut.append((sent.path, sent.line, cands[0].cut_to))
             else:
                 line, how, lifted = engine.best_line(sent, prune=prune)
                 text = line + "\n"

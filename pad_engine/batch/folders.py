@@ -91,6 +91,7 @@ class FileResult:
     sentences: int = 0
     converted: int = 0
     fallback: int = 0
+    kbest_cut: int = 0  # sentences whose k-best list the memory budget cut (ConvertReport.cut)
     skipped: list[Skipped] = field(default_factory=list)
     seconds: float = 0.0
     error: str = ""  # why a FAILED file failed, or a SKIPPED one was not read
@@ -165,6 +166,7 @@ class BatchReport:
             "converted_sentences": self.converted,
             "skipped_sentences": len(self.skipped),
             "fallback_sentences": sum(f.fallback for f in self.files),
+            "kbest_cut_sentences": sum(f.kbest_cut for f in self.files),
             "sentences_per_second": round(self.sentences_per_second, 1),
         }
         return d
@@ -186,8 +188,11 @@ class BatchReport:
             + (f", {t['skipped_files']} skipped: not regular files" if t["skipped_files"] else "")
             + ")",
             f"sentences: {t['sentences']} ({t['converted_sentences']} converted, "
-            f"{t['fallback_sentences']} of them by the flat fallback; "
-            f"{t['skipped_sentences']} skipped, an empty output line each)",
+            f"{t['fallback_sentences']} of them by the flat fallback"
+            + (f", {t['kbest_cut_sentences']} with the k-best list cut to fit memory (fewer "
+               "than k trees: the chart was too large for k)"
+               if t["kbest_cut_sentences"] else "")
+            + f"; {t['skipped_sentences']} skipped, an empty output line each)",
             "",
         ]
         width = max([len(f.input) for f in self.files] + [4])
@@ -494,6 +499,7 @@ def _convert_range(task: _Task, part: int, parts: int, out, stopped: Callable[[]
     result.sentences = report.sentences + len(report.unreadable)
     result.converted = report.converted
     result.fallback = report.fallback
+    result.kbest_cut = len(report.cut)
     result.skipped = [Skipped(task.input, e.line, e.problem) for e in problems]
     result.warning = warning or ""
     result.model = model_name
@@ -736,6 +742,7 @@ class _Parts:
             result.sentences += r.sentences
             result.converted += r.converted
             result.fallback += r.fallback
+            result.kbest_cut += r.kbest_cut
             result.skipped += r.skipped
             result.warning = result.warning or r.warning
             result.model = result.model or r.model

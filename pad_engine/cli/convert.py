@@ -42,7 +42,7 @@ def run(args: argparse.Namespace) -> int:
     from pad_engine.batch.files import ConvertReport, convert_items, first_sentences
     from pad_engine.decoding.choice import SAMPLE, choose
     from pad_engine.decoding.engine import Engine
-    from pad_engine.decoding.parser import FALLBACK_WHY
+    from pad_engine.decoding.parser import FALLBACK_WHY, kbest_cut_note
     from pad_engine.decoding.rulebased import RuleBasedEngine, label_set
     from pad_engine.errors import InputError
     from pad_engine.io.conll_stream import ConllStream
@@ -104,11 +104,15 @@ def run(args: argparse.Namespace) -> int:
         print(f"pad convert: skipped {err}", file=sys.stderr)
     for path, line, lifts in report.lifted:
         print(f"pad convert: {path}:{line}: {describe_lifts(lifts)}", file=sys.stderr)
+    for path, line, cut_to in report.cut:
+        print(f"pad convert: {path}:{line}: {kbest_cut_note(cut_to, args.kbest)}",
+              file=sys.stderr)
     total = report.sentences + len(report.unreadable)
     print(f"pad convert: {report.converted} of {total} sentences converted"
           + (f" ({report.fallback} by the flat fallback: {FALLBACK_WHY})"
              if report.fallback else "")
           + (f", {len(report.lifted)} lifted to projective or re-rooted"
-             if report.lifted else ""),
+             if report.lifted else "")
+          + (f", {len(report.cut)} with k-best cut to fit memory" if report.cut else ""),
           file=sys.stderr)
     return 0

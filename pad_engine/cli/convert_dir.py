@@ -59,6 +59,8 @@ def run(args: argparse.Namespace) -> int:
             what = (f"failed: {f.error}" if f.status == FAILED else
                     f"{f.converted} of {f.sentences} sentences converted"
                     + (f" with {f.model}" if f.model else "")
+                    + (f"; {f.kbest_cut} with the k-best list cut to fit memory (fewer than "
+                       f"{args.kbest} trees)" if f.kbest_cut else "")
                     + (f"; {f.warning}" if f.warning else ""))
             print("\r\033[K" if tty else "", end="", file=sys.stderr)
             print(f"pad convert-dir: {f.input}: {what}", file=sys.stderr)

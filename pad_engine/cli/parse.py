@@ -32,6 +32,7 @@ def run(args: argparse.Namespace) -> int:
     import sys
 
     from pad_engine.decoding.engine import Engine
+    from pad_engine.decoding.parser import kbest_cut_note
     from pad_engine.errors import InputError
     from pad_engine.io.gate import (
         check_inputs,
@@ -67,6 +68,7 @@ def run(args: argparse.Namespace) -> int:
           f"PAD model {pad_name}", file=sys.stderr)
     pipeline = TextPipeline(model)
     trees, deps, problems = [], [], []
+    cut: list[tuple[int | None, int]] = []  # (line, k) of each sentence the k-best budget cut
     converted = 0
     analyses = iter(pipeline.analyze_many([i for i in items if not isinstance(i, InputError)]))
     for item in items:
@@ -81,6 +83,8 @@ def run(args: argparse.Namespace) -> int:
                 cands = engine.candidates(sent, k=args.kbest)
                 trees.append("".join(f"{c.score:.4f}\t{c.penn(sent.forms)}\n" for c in cands)
                              + "\n")
+                if cands and cands[0].cut_to:
+                    cut.append((item.line, cands[0].cut_to))
             else:
                 trees.append(engine.best_line(sent)[0] + "\n")
             converted += 1
@@ -98,5 +102,8 @@ def run(args: argparse.Namespace) -> int:
             out.writelines(deps)
     for err in problems:
         print(f"pad parse: skipped {err}", file=sys.stderr)
+    for line, cut_to in cut:
+        print(f"pad parse: {name}:{line}: {kbest_cut_note(cut_to, args.kbest)}",
+              file=sys.stderr)
     print(f"pad parse: {converted} of {len(items)} sentences parsed", file=sys.stderr)
     return 0

@@ -14,12 +14,16 @@ class Candidate:
     """One c-parse of a sentence: the lexicalized tree, its model score, its Penn line.
     ``how`` is "pruned", "exact" or "fallback" (no model derivation: flat projection).
     ``lifted`` lists the arcs moved to make a non-projective d-parse projective, as
-    (dependent, original head, new head); the tree is consistent with the lifted d-parse."""
+    (dependent, original head, new head); the tree is consistent with the lifted d-parse.
+    ``cut_to`` (k-best) is nonzero when the sentence's chart was too large for k derivations
+    per item within the k-best memory budget: its list was decoded with this many instead
+    (and may hold fewer than k trees)."""
 
     tree: LexNode
     score: float
     how: str
     lifted: list[Lift] = field(default_factory=list)
+    cut_to: int = 0
 
     def penn(self, forms: list[str]) -> str:
         return to_line(self.tree, forms)

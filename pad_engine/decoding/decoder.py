@@ -14,7 +14,8 @@ layers, storage, backtrace); only the step that turns an item's candidates into 
 derivations differs: keep the best (K = 1), or enumerate the K best lazily
 (:func:`pad_engine.decoding.kbest.combine`). Items are stored for the symbols a cell has, not
 for every cell x layer x symbol, so memory follows what a sentence builds; callers bound the
-number of cells before decoding (``parser.MAX_CHART``).
+number of cells before decoding (``parser.MAX_CHART``), and a k-best chart stops before its
+entries pass a budget (:data:`KBEST_ENTRIES`), to be decoded again with fewer per item.
 
 Each head is decoded in a mode (``PRUNED``, ``EXACT``, ``GLUE``) and, with ``escalate``, moves
 to the next when its complete cell comes out without a phrase (:func:`_chart`): one pass per
@@ -57,6 +58,16 @@ NO_CELL_COST = np.zeros((0, 0))
 # Search modes, in the order a head escalates through them: pruned rows (pruning 1, rules by
 # the head's tag, and 2, the attachment side); every rule; every rule plus glue rules.
 PRUNED, EXACT, GLUE = 0, 1, 2
+# The level a k-best decode returns when its chart would pass its budget of entries.
+OVER_BUDGET = -2
+# The k-best chart's budget: at most this many entries (derivations of items, 20 bytes each:
+# a float64 score and three int32), so a k-best decode holds at most 40 MB of them (60 MB
+# while the arrays grow to it: they double, from 1024, up to exactly this). A sentence whose
+# chart for K derivations per item would need more stops (level OVER_BUDGET) before
+# allocating past it, and ``parser.Parser.kbest`` decodes it again with fewer: a flat
+# 300-word sentence at k = 10 needs about 18 million with the UD model. 1-best has no budget.
+# Ordinary sentences need far less (EWT dev and the PTB sample test at k = 10: none is cut).
+KBEST_ENTRIES = 1024 << 11
 
 
 class Inputs(NamedTuple):
@@ -135,6 +146,34 @@ def _room(a, used, need):
     b = np.empty(max(2 * a.shape[0], used + need), a.dtype)
     b[:used] = a[:used]
     return b
+
+
+@njit(cache=True)
+def _entry_room(ps, pe, used, need, K, budget):
+    """The entry arrays with room for ``need`` more entries after the first ``used``, grown
+    by doubling, for K > 1 never past ``budget`` entries. Returns (ps, pe, ok): ok False,
+    arrays unchanged, when the need itself passes the budget."""
+    if used + need <= ps.shape[0]:
+        return ps, pe, True
+    size = max(2 * ps.shape[0], used + need)
+    if K > 1 and size > budget:
+        if used + need > budget:
+            return ps, pe, False
+        size = budget
+    ps2 = np.empty(size)
+    pe2 = np.empty((size, 3), np.int32)
+    ps2[:used] = ps[:used]
+    pe2[:used] = pe[:used]
+    return ps2, pe2, True
+
+
+@njit(cache=True)
+def _reach(order, t, nl, nr, c, cbase, ncell):
+    """The fraction of the chart's cells built before cell ``c`` of head ``order[t]``."""
+    done = c - cbase[order[t]]
+    for u in range(t):
+        done += (nl[order[u]] + 1) * (nr[order[u]] + 1)
+    return done / max(ncell, 1)
 
 
 @njit(cache=True)
@@ -313,8 +352,9 @@ def _compact(table, first, count, ps, pe, ue):
 
 
 @njit(cache=True, nogil=True)
-def _chart(inp, K):
-    """Fill the chart with up to K derivations per item.
+def _chart(inp, K, budget):
+    """Fill the chart with up to K derivations per item, for K > 1 in at most ``budget``
+    entries (:data:`KBEST_ENTRIES`).
 
     Heads are decoded in the record's mode (pruned: pruning 1 and 2, and a cell's items
     scoring more than ``beam`` below its best are dropped); with ``escalate``, a head whose
@@ -336,12 +376,13 @@ def _chart(inp, K):
     head's item (:func:`_exact_builds`): on EWT train, redoing every subtree before glue cost
     the 771 sentences that need exact or glue 1.85x their time; with the walk, no more.
 
-    Returns (structure, lay, fin, items, finals, ps, pe, comp, level): per cell and layer its
+    Returns (structure, lay, fin, items, finals, ps, pe, comp, level, reach): per cell and layer its
     items (first, count), per cell its final items (first, count); items (symbol, first
     entry, entries); final items (symbol, first entry, entries, layer whose list it is or -1
     for a merged list); entries (score; rule, or layer of a merged list; rank i; rank j); per
-    word and symbol the final item of the word's complete cell (-1: none); and the highest
-    mode a head needed (-1: no derivation).
+    word and symbol the final item of the word's complete cell (-1: none); the highest
+    mode a head needed (-1: no derivation; OVER_BUDGET: the chart stopped where it would have
+    passed the budget); and the fraction of the chart's cells built (1.0 unless it stopped).
 
     The record's fields are read once, here: every read of a record field, and every array
     handed to a function, counts a reference (an atomic increment and decrement), which per
@@ -411,9 +452,14 @@ def _chart(inp, K):
                     lay[c * L:(c + 1) * L] = 0
                     for layer in range(L):
                         if layer == 0 and a == 0 and b == 0:  # the preterminal
-                            if ui + 1 > items.shape[0] or ue + 1 > ps.shape[0]:
-                                items, ps, pe = _rows(items, ui, 1), _room(ps, ue, 1), _rows(
-                                    pe, ue, 1)
+                            if ui + 1 > items.shape[0]:
+                                items = _rows(items, ui, 1)
+                            if ue + 1 > ps.shape[0]:
+                                ps, pe, fits = _entry_room(ps, pe, ue, 1, K, budget)
+                                if not fits:
+                                    return (st, lay, fin, items, finals, ps, pe, comp,
+                                            OVER_BUDGET, _reach(order, t, nl, nr, c, cbase,
+                                                                ncell))
                             items[ui, 0], items[ui, 1], items[ui, 2] = tag_sym[rows[h]], ue, 1
                             ps[ue], pe[ue, 0], pe[ue, 1], pe[ue, 2] = 0.0, -1, 0, 0
                             lay[c * L, 0], lay[c * L, 1] = ui, 1
@@ -452,7 +498,10 @@ def _chart(inp, K):
                         if ui + new > items.shape[0]:
                             items = _rows(items, ui, new)
                         if ue + K * new > ps.shape[0]:
-                            ps, pe = _room(ps, ue, K * new), _rows(pe, ue, K * new)
+                            ps, pe, fits = _entry_room(ps, pe, ue, K * new, K, budget)
+                            if not fits:
+                                return (st, lay, fin, items, finals, ps, pe, comp,
+                                        OVER_BUDGET, _reach(order, t, nl, nr, c, cbase, ncell))
                         if K > 1 and hs.shape[0] < bound + 2 * K:
                             hs, hx = np.empty(2 * bound + 2 * K), np.empty(
                                 (2 * bound + 2 * K, 3), np.int64)
@@ -571,7 +620,10 @@ def _chart(inp, K):
                     if uf + 2 * bound > finals.shape[0]:
                         finals = _rows(finals, uf, 2 * bound)
                     if ue + K * bound > ps.shape[0]:
-                        ps, pe = _room(ps, ue, K * bound), _rows(pe, ue, K * bound)
+                        ps, pe, fits = _entry_room(ps, pe, ue, K * bound, K, budget)
+                        if not fits:
+                            return (st, lay, fin, items, finals, ps, pe, comp, OVER_BUDGET,
+                                    _reach(order, t, nl, nr, c, cbase, ncell))
                     if K > 1 and hs.shape[0] < bound + 2 * K:
                         hs, hx = np.empty(2 * bound + 2 * K), np.empty((2 * bound + 2 * K, 3),
                                                                      np.int64)
@@ -625,7 +677,7 @@ def _chart(inp, K):
         t += 1
     if level_used >= 0 and n > 0:
         level_used = level_of.max()
-    return st, lay, fin, items, finals, ps, pe, comp, level_used
+    return st, lay, fin, items, finals, ps, pe, comp, level_used, 1.0
 
 
 @njit(cache=True)
@@ -702,12 +754,13 @@ def _find(table, first, count, A):
 
 
 @njit(cache=True, nogil=True)
-def _decode(inp, K):
-    """Up to K best derivations. Returns (scores, offsets, kinds, syms, rules, cells, words,
-    level, refs, ends): derivation t is the pre-order node slice offsets[t]:offsets[t+1] of
-    the node arrays; level as :func:`_chart` returns it; per node the entry its derivation
-    is (:func:`decode_kbest`) and the end of its slice."""
-    st, lay, fin, items, finals, ps, pe, comp, level = _chart(inp, K)
+def _decode(inp, K, budget):
+    """Up to K best derivations (K > 1: in at most ``budget`` entries). Returns (scores,
+    offsets, kinds, syms, rules, cells, words, level, refs, ends, reach): derivation t is the
+    pre-order node slice offsets[t]:offsets[t+1] of the node arrays; level and reach as
+    :func:`_chart` returns them; per node the entry its derivation is
+    (:func:`decode_kbest`) and the end of its slice."""
+    st, lay, fin, items, finals, ps, pe, comp, level, reach = _chart(inp, K, budget)
     ok, root, nl, nr, lptr, rptr, ldeps, rdeps, order, lo, hi, cbase = st
     g = inp.grammar
     nsym, L, nb, binary, unary = g.nsym, g.max_unary + 1, g.binary.shape[0], g.binary, g.unary
@@ -716,7 +769,8 @@ def _decode(inp, K):
     n = inp.sentence.heads.shape[0]
     rf = comp[root * nsym + g.top] if level >= 0 else -1
     if rf < 0:
-        return np.zeros(0), np.zeros(1, np.int64), e0, e0, e0, e0, e0, -1, e0, e0
+        return (np.zeros(0), np.zeros(1, np.int64), e0, e0, e0, e0, e0, min(level, -1), e0,
+                e0, reach)
     nk = finals[rf, 2]
     per = 2 * n * L + 4  # a binary or leaf node under at most U unary nodes
     kinds = np.zeros(nk * per, np.int64)
@@ -791,7 +845,7 @@ def _decode(inp, K):
         else:
             ends[q] = ends[ends[q + 1]]
     return (scores, offsets, kinds[:out], syms[:out], rules[:out], cells[:out], wout[:out],
-            level, refs[:out], ends)
+            level, refs[:out], ends, reach)
 
 
 @njit(cache=True, nogil=True)
@@ -799,19 +853,23 @@ def decode(inp):
     """Best derivation. Returns (score, kinds, syms, rules, cells, words, level) with pre-order
     node arrays and the highest mode a head needed (PRUNED, EXACT, GLUE); score is -inf, the
     arrays empty and level -1 when no derivation exists (the caller backs off)."""
-    scores, offsets, kinds, syms, rules, cells, words, level, _, _ = _decode(inp, 1)
+    scores, offsets, kinds, syms, rules, cells, words, level, _, _, _ = _decode(
+        inp, 1, KBEST_ENTRIES)
     if scores.shape[0] == 0:
         return -np.inf, kinds, syms, rules, cells, words, level
     return scores[0], kinds, syms, rules, cells, words, level
 
 
 @njit(cache=True, nogil=True)
-def decode_kbest(inp, K):
-    """Up to K best derivations, best first. Returns (scores, offsets, kinds, syms, rules,
-    cells, words, level, refs, ends): derivation t is the pre-order node slice
-    offsets[t]:offsets[t+1]; level as for :func:`decode`; two nodes with the same ref head
-    the same subtree (shared among the K), which ends before ``ends`` of the node."""
-    return _decode(inp, K)
+def decode_kbest(inp, K, budget=KBEST_ENTRIES):
+    """Up to K best derivations, best first, in a chart of at most ``budget`` entries
+    (K > 1). Returns (scores, offsets, kinds, syms, rules, cells, words, level, refs, ends,
+    reach): derivation t is the pre-order node slice offsets[t]:offsets[t+1]; level as for
+    :func:`decode`, or OVER_BUDGET (no derivation) when K derivations per item would pass
+    the budget, having built the fraction ``reach`` of the chart's cells; two nodes with the
+    same ref head the same subtree (shared among the K), which ends before ``ends`` of the
+    node."""
+    return _decode(inp, K, budget)
 
 
 @njit(cache=True, nogil=True)

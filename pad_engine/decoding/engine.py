@@ -92,7 +92,7 @@ class Engine:
         one first if need be), best first."""
         heads, lifted = projectivize(sent.heads)
         parses = self.parser.kbest(sent.forms, sent.tags, heads, k, prune=prune, rels=sent.rels)
-        return [Candidate(p.tree, p.score, p.how, list(lifted)) for p in parses]
+        return [Candidate(p.tree, p.score, p.how, list(lifted), p.cut_to) for p in parses]
 
     def best(self, sent: DepSentence, prune: bool = True) -> Candidate:
         """The best c-parse consistent with the sentence's (projectivized) d-parse."""

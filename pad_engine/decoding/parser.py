@@ -9,6 +9,7 @@ last resort, for a grammar glue rules cannot use (:data:`FALLBACK_WHY`).
 
 from __future__ import annotations
 
+import sys
 from collections import Counter
 from dataclasses import dataclass
 from typing import NamedTuple
@@ -28,7 +29,9 @@ from pad_engine.trees.structure import cell_count, cell_spans, is_projective_tre
 # about 1.5 kB a unit with the bundled models decoding exactly, so the limit keeps a sentence
 # near 1 GB at worst. Ordinary sentences need a few hundred units; a flat 300-word sentence
 # (one head, 299 dependents) 22,949 cells: 252,439 units at k = 10. Above it, a sentence is
-# refused with an InputError rather than risking an out-of-memory kill.
+# refused with an InputError rather than risking an out-of-memory kill. Below it, a k-best
+# chart also keeps to its budget of entries (decoder.KBEST_ENTRIES; Parser.kbest decodes a
+# sentence past it with fewer trees), which holds that flat sentence at k = 10 near 240 MB.
 MAX_CHART = 600_000
 # Pruned decoding drops a cell's items that score more than BEAM below its best (a complete
 # cell: below its best phrase or tag). Measured on the PTB sample test split and GUM's
@@ -57,11 +60,15 @@ class Encoded(NamedTuple):
 
 @dataclass
 class Parse:
-    """A decoded tree; ``how`` says which pass produced it: pruned, exact or fallback."""
+    """A decoded tree; ``how`` says which pass produced it: pruned, exact or fallback.
+    ``cut_to`` (k-best) is nonzero when the sentence's chart for k derivations per item would
+    have passed the k-best budget (``decoder.KBEST_ENTRIES``), so its list was decoded with
+    this many instead, and may hold fewer than k trees."""
 
     tree: LexNode
     score: float
     how: str
+    cut_to: int = 0
 
 
 def encode(model: Model, forms: list[str], tags: list[str], heads: list[int],
@@ -244,11 +251,54 @@ def bracket_cost(symbols: list[str], enc: Encoded, gold: LexNode) -> np.ndarray:
     return cost
 
 
-class Parser:
-    """Decodes sentences with one model."""
+def fewer(k: int, reach: float) -> int:
+    """The derivations per item to try next when a k-best chart stopped at its budget having
+    built the fraction ``reach`` of its cells: entries grow about as k does, so k x reach
+    would about fill the budget (a little less, 0.9 of it: the last cells of a head hold the
+    longest lists); always fewer than k, at least 1 (which has no budget)."""
+    return max(1, min(k - 1, int(k * reach * 0.9)))
 
-    def __init__(self, model: Model):
+
+def steady_allocator() -> None:
+    """Have the C library (glibc) give every allocation of 4 MB or more its own mapping,
+    returned to the system when freed, once per process, from the first k-best decode on.
+    By default glibc raises that threshold up to 32 MB after freeing such a block, and the
+    chart's arrays, doubling as they grow, then come from the heap and stay there: the same
+    chart peaked 50 MB higher in one process than in another (UD model, flat 300-word
+    sentence: 291 MB against 240 MB whole process, k = 10 cut to 1 by the budget)."""
+    global _STEADY
+    if _STEADY:
+        return
+    _STEADY = True
+    if not sys.platform.startswith("linux"):
+        return
+    import ctypes
+    import ctypes.util
+
+    try:
+        ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6").mallopt(
+            _M_MMAP_THRESHOLD, 4 << 20)
+    except (OSError, AttributeError):
+        pass
+
+
+_STEADY = False
+_M_MMAP_THRESHOLD = -3  # mallopt's parameter (malloc.h)
+
+
+def kbest_cut_note(cut_to: int, k: int) -> str:
+    """What to tell a user whose sentence's k-best list was cut to ``cut_to`` per item."""
+    return (f"k-best cut to {cut_to} tree{'s' if cut_to > 1 else ''} for this sentence: its "
+            f"chart is too large for {k} within memory")
+
+
+class Parser:
+    """Decodes sentences with one model; k-best charts hold at most ``kbest_budget``
+    entries (:meth:`kbest`)."""
+
+    def __init__(self, model: Model, kbest_budget: int = decoder.KBEST_ENTRIES):
         self.model = model
+        self.kbest_budget = kbest_budget
 
     def encode_checked(self, forms: list[str], tags: list[str], heads: list[int],
                        rels: list[str] | None = None, k: int = 1) -> Encoded:
@@ -303,29 +353,41 @@ class Parser:
         return score, kinds, syms, words, level
 
     def kbest(self, forms: list[str], tags: list[str], heads: list[int], k: int,
-              prune: bool = True, rels: list[str] | None = None) -> list[Parse]:
+              prune: bool = True, rels: list[str] | None = None,
+              budget: int | None = None) -> list[Parse]:
         """The k best trees consistent with ``heads``, best first, distinct as Penn trees.
-        A pruned search that finds fewer than k is redone exactly; glue as in :meth:`parse`."""
+        A pruned search that finds fewer than k is redone exactly; glue as in :meth:`parse`.
+        A sentence whose chart for k derivations per item would pass ``budget`` entries
+        (default: ``kbest_budget``) is decoded with fewer (:func:`fewer`), down to 1 (no
+        budget: as :meth:`parse`); its trees then say how many (``Parse.cut_to``)."""
         enc = self.encode_checked(forms, tags, heads, rels, k)
+        budget = self.kbest_budget if budget is None else budget
+        steady_allocator()
         result: list[Parse] = []
         passes = ((decoder.PRUNED, WITHIN), (decoder.PRUNED, np.inf), (decoder.EXACT, np.inf))
+        kk = k  # derivations per item: k, unless the budget cuts it
         for mode, within in passes if prune else passes[2:]:
-            scores, offsets, kinds, syms, _, _, words, level, refs, ends = (
-                decoder.decode_kbest(chart_inputs(self.model, enc, mode, escalate=True,
-                                                  within=within), k))
+            inputs = chart_inputs(self.model, enc, mode, escalate=True, within=within)
+            while True:
+                scores, offsets, kinds, syms, _, _, words, level, refs, ends, reach = (
+                    decoder.decode_kbest(inputs, kk, budget))
+                if level != decoder.OVER_BUDGET:
+                    break
+                kk = fewer(kk, reach)
             lists = kinds.tolist(), syms.tolist(), words.tolist()
             refs, ends, shared = refs.tolist(), ends.tolist(), {}
+            cut_to = kk if kk < k else 0
             # binarization gives a tree one derivation, so the k are k distinct trees
             result = [Parse(build_tree(self.model.grammar.symbols, *lists, tags, a, b, refs,
-                                       ends, shared), score, HOW[level])
+                                       ends, shared), score, HOW[level], cut_to)
                       for a, b, score in zip(offsets[:-1].tolist(), offsets[1:].tolist(),
                                              scores.tolist())]
             if level < 0:  # not even glue rules derive it: the flat projection
                 break
-            if len(result) >= k or level != decoder.PRUNED:
+            if len(result) >= kk or level != decoder.PRUNED:
                 return result
         return result or [Parse(fallback_tree(self.model, tags, heads), float("-inf"),
-                                "fallback")]
+                                "fallback", kk if kk < k else 0)]
 
     def oracle(self, forms: list[str], tags: list[str], heads: list[int],
                gold: LexNode) -> Parse:

@@ -173,8 +173,9 @@ def flat_sentence_peak_mb(model_path: Path, words: int, k: int) -> float:
 
 # One process decodes a long sentence of a shape (flat: a verb heading every other word;
 # chain: each word heading the next) as ``pad convert`` does (the best line, or k trees),
-# after a warm-up, and prints its peak. Its words cycle through common tags, with their UD
-# relations ("ud") or none, as a Penn Treebank conversion gives ("ptb").
+# after a warm-up, and prints its peak and how (k-best: and the k its budget cut it to). Its
+# words cycle through common tags, with their UD relations ("ud") or none, as a Penn Treebank
+# conversion gives ("ptb").
 _LONG = _PEAK + """
 import json
 from pad_engine.decoding.engine import Engine
@@ -185,7 +186,7 @@ def convert(sent):
         return engine.best_line(sent)[1]
     cands = engine.candidates(sent, k=k)
     [c.penn(sent.forms) for c in cands]
-    return cands[0].how
+    return cands[0].how + (f",cut:{cands[0].cut_to}" if cands[0].cut_to else "")
 convert(DepSentence(*json.loads(sys.argv[3])))
 how = convert(DepSentence(*json.loads(sys.argv[4])))
 print(how, peak_kb())
@@ -219,7 +220,8 @@ def long_sentence(shape: str, relations: str, words: int) -> DepSentence:
 def long_sentence_peak(model_path: Path, shape: str, relations: str, words: int, k: int
                        ) -> tuple[float, float, str]:
     """Peak memory (MB) of a process converting one long sentence (:func:`long_sentence`)
-    to ``k`` trees, the seconds that process took and how the sentence was decoded."""
+    to ``k`` trees, the seconds that process took and how the sentence was decoded (with
+    "k cut to N" when the k-best budget cut its list)."""
     import json
 
     sentences = [long_sentence(shape, relations, n) for n in (3, words)]  # warm-up, measured
@@ -231,7 +233,7 @@ def long_sentence_peak(model_path: Path, shape: str, relations: str, words: int,
     if proc.returncode != 0:
         raise RuntimeError(f"long sentence: {proc.stderr.strip()[-500:]}")
     how, peak = proc.stdout.split()[-2:]
-    return int(peak) / 1024, seconds, how
+    return int(peak) / 1024, seconds, how.replace(",cut:", ", k cut to ")
 
 
 def repeated_file(source: Path, sentences: int, out: Path) -> None:

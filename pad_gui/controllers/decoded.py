@@ -24,7 +24,7 @@ BUILT = 16  # results kept as objects (the sentences just shown)
 class Packed:
     """A list of candidates as flat arrays: per node (preorder) its label number, word
     (-1 for phrases), head child and number of children; plus each candidate's score, how
-    it was found and the arcs it lifted."""
+    it was found, the arcs it lifted and the k its list was cut to (0: none)."""
 
     nodes: array
     rest: tuple[tuple[float, str, tuple], ...]
@@ -53,7 +53,7 @@ def pack(candidates: list[Candidate], labels: Labels) -> Packed:
             node = stack.pop()
             nodes.extend((labels.number(node.label), node.word, node.head, len(node.children)))
             stack.extend(reversed(node.children))
-    return Packed(nodes, tuple((c.score, c.how, tuple(c.lifted)) for c in candidates))
+    return Packed(nodes, tuple((c.score, c.how, tuple(c.lifted), c.cut_to) for c in candidates))
 
 
 def unpack(packed: Packed, labels: Labels) -> list[Candidate]:
@@ -82,7 +82,8 @@ def unpack(packed: Packed, labels: Labels) -> list[Candidate]:
             if not open_nodes:
                 return root
 
-    return [Candidate(build(), score, how, list(lifted)) for score, how, lifted in packed.rest]
+    return [Candidate(build(), score, how, list(lifted), cut_to)
+            for score, how, lifted, cut_to in packed.rest]
 
 
 class DecodedCache(MutableMapping):
@@ -113,7 +114,7 @@ class DecodedCache(MutableMapping):
         """The candidates' scores, best first, without rebuilding their trees (None for an
         error or a missing key)."""
         value = self._stored.get(key)
-        return [score for score, _, _ in value.rest] if isinstance(value, Packed) else None
+        return [score for score, *_ in value.rest] if isinstance(value, Packed) else None
 
     def __delitem__(self, key: Hashable) -> None:
         del self._stored[key]

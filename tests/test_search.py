@@ -285,3 +285,12 @@ def test_pad_search_bad_query_is_one_line(capsys, ptb_dir):
     assert main(["search", "NP <<< DT", str(ptb_dir / "wsj_0001.mrg")]) == 1
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "column" in err
+
+
+def test_bench_search_counts_what_pad_search_finds(ptb_dir, capsys):
+    files = [str(ptb_dir / f"wsj_000{i}.mrg") for i in range(1, 4)]
+    assert main(["search", "--count", "NP < PP", *files]) == 0
+    count = capsys.readouterr().out.split()[0]
+    assert main(["bench-search", "--query", "NP < PP", "--repeat", "1", *files]) == 0
+    row = capsys.readouterr().out.splitlines()[2].split()
+    assert row[2] == count and row[3:] == ["NP", "<", "PP"]

@@ -3,8 +3,9 @@
 The first node of the pattern is looked up in the label index (a literal label or a regex
 is tried once per distinct label, not once per node); the relations are then followed from
 each such node through the flat arrays, backtracking over the choices, so a query touches
-only the nodes near its candidates. Each matching node is reported once, with the names
-bound by the first way it matches.
+only the nodes near its candidates. A first node the index cannot narrow (``__ < NN``) is
+reached back from the candidates of a node it relates to (the parents of NNs). Each
+matching node is reported once, with the names bound by the first way it matches.
 """
 
 from __future__ import annotations
@@ -35,6 +36,8 @@ def find(bank: Treebank, pattern: Pattern, sentences: Iterable[int] | None = Non
         candidates = ((k, i) for k in wanted for i in range(len(bank.flats[k])))
     else:
         candidates = _candidates(bank, pattern.node)
+        if pattern.node.negated or pattern.node.any:
+            candidates = _through_clause(bank, pattern) or candidates
     flats = bank.flats
     for k, i in candidates:
         flat = flats[k]
@@ -58,6 +61,28 @@ def _candidates(bank: Treebank, node: Node) -> Iterator[tuple[int, int]]:
     if len(lists) == 1:
         return iter(lists[0])
     return _unique(heapq.merge(*lists))
+
+
+_INVERSE = {"<": ">", ">": "<", "<<": ">>", ">>": "<<", "$": "$", ".": ",", ",": ".",
+            "..": ",,", ",,": "..", ARC_DOWN: ARC_UP, ARC_UP: ARC_DOWN}
+
+
+def _through_clause(bank: Treebank, pattern: Pattern) -> Iterator[tuple[int, int]] | None:
+    """For a first node that the index cannot narrow (``__``, ``!NP``): the nodes related to
+    the index's candidates for the target of its first positive relation that it can
+    narrow (``__ < NN``: the parents of NNs), in order; None when there is none."""
+    for clause in pattern.clauses:
+        node = clause.target.node
+        if clause.negated or node.negated or node.any or node.ref is not None:
+            continue
+        back = Clause(_INVERSE[clause.relation], clause.target, False, clause.deprel)
+        found: dict[int, set[int]] = {}
+        for k, t in _candidates(bank, node):
+            flat = bank.flats[k]
+            if node.accepts(flat.label[t], flat.basic[t]):
+                found.setdefault(k, set()).update(related(flat, back, t))
+        return ((k, i) for k in sorted(found) for i in sorted(found[k]))
+    return None
 
 
 def _unique(pairs: Iterator[tuple[int, int]]) -> Iterator[tuple[int, int]]:

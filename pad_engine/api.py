@@ -35,6 +35,14 @@ from pad_engine.parsing.adapt import ParserComparison
 from pad_engine.parsing.annotation import TEXT_MODEL, read_for_annotation
 from pad_engine.parsing.model import TextModel
 from pad_engine.parsing.pipeline import load_text_model
+from pad_engine.quality.agreement import agree_trees
+from pad_engine.quality.consistency import Entry as ConsistencyEntry
+from pad_engine.quality.consistency import apply_variant, find_inconsistencies
+from pad_engine.quality.forest import Sentence as SearchSentence
+from pad_engine.quality.forest import Treebank
+from pad_engine.quality.match import Match, find
+from pad_engine.quality.query import QueryError, parse_query
+from pad_engine.quality.sources import trees_for
 from pad_engine.resources import resource_path
 from pad_engine.trees import edits
 from pad_engine.trees.deptree import DepSentence, tree_problem
@@ -54,6 +62,9 @@ __all__ = [
     "read_conll",
     "read_for_annotation",
     "resource_path", "retrain", "to_line", "tree_problem", "write_conll",
+    # treebank quality: search, consistency, agreement
+    "ConsistencyEntry", "Match", "QueryError", "SearchSentence", "Treebank", "agree_trees",
+    "apply_variant", "find", "find_inconsistencies", "parse_query", "trees_for",
 ]
 
 

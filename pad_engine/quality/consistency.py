@@ -113,7 +113,8 @@ def find_inconsistencies(sentences: Sequence[Sentence], use_rels: bool = True,
                 groups[key].append(Occurrence(k, i, j, chains.get((i, j), "")))
         for h, i, j in subtree_spans(s.heads):
             shape = tuple(-1 if m == h else s.heads[m] - 1 - i for m in range(i, j + 1))
-            rels = tuple(s.rels[i:j + 1]) if use_rels else ()
+            rels = tuple("" if m == h else s.rels[m] for m in range(i, j + 1)) \
+                if use_rels else ()  # the head's own relation points outside: not its shape
             key = ("d", tuple(s.tags[i:j + 1]), shape, rels)
             groups[key].append(Occurrence(k, i, j, chains.get((i, j), "")))
         for key, variant, span in _productions(s.tree, s.tags):

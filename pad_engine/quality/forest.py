@@ -105,6 +105,18 @@ class Flat:
     def __len__(self) -> int:
         return len(self.label)
 
+    def path(self, i: int) -> tuple[int, ...]:
+        """The child-index path of node ``i`` in the sentence's tree (a word: its
+        preterminal's), as the tree edits address nodes."""
+        if not self.kids[i]:
+            i = self.parent[i]
+        steps = []
+        while self.parent[i] >= 0:
+            up = self.parent[i]
+            steps.append(self.kids[up].index(i))
+            i = up
+        return tuple(reversed(steps))
+
     def penn(self, i: int) -> str:
         """Node ``i`` and what it dominates as one Penn line (a word: the word)."""
         parts: list[str] = []

@@ -140,6 +140,25 @@ def _depths(heads: Sequence[int]) -> list[int]:
     return depth
 
 
+def trees_for(path: str, sentences: Sequence[DepSentence], encoding: str | None = None
+              ) -> list[LexNode]:
+    """Another annotation's c-trees of these sentences (a Penn file, one tree per sentence
+    in order, e.g. another annotator's export), lexicalized by the sentences' d-parses."""
+    result = read_penn(path, encoding=encoding)
+    if len(result.trees) != len(sentences):
+        raise InputError(f"{len(result.trees)} trees here but {len(sentences)} sentences in "
+                         "the open file", path)
+    out = []
+    for number, (sent, raw, line) in enumerate(zip(sentences, result.trees, result.lines), 1):
+        tree = without_empties(raw)
+        words = [] if tree is None else tree.leaves()
+        if len(words) != len(sent.forms):
+            raise InputError(f"tree {number} has {len(words)} words but sentence {number} "
+                             f"has {len(sent.forms)}", path, line)
+        out.append(by_dparse(tree, sent.heads))
+    return out
+
+
 def read_sentences(paths: Sequence[str], trees: Sequence[str] = (), headrules: str = "collins",
                    encoding: str | None = None, warn: Callable[[str], None] | None = None
                    ) -> list[Sentence]:

@@ -294,3 +294,32 @@ def test_bench_search_counts_what_pad_search_finds(ptb_dir, capsys):
     assert main(["bench-search", "--query", "NP < PP", "--repeat", "1", *files]) == 0
     row = capsys.readouterr().out.splitlines()[2].split()
     assert row[2] == count and row[3:] == ["NP", "<", "PP"]
+
+
+def test_trees_from_elsewhere_are_headed_by_the_d_parse(sample):
+    """A converted Penn line carries no heads: lexicalized by the CoNLL file's d-parse, each
+    phrase gets the head the converter gave it (the trees are consistent with the d-parse)."""
+    from nltk import Tree
+
+    from pad_engine.decoding.rulebased import RuleBasedEngine
+    from pad_engine.io.conll import read_conll
+    from pad_engine.quality.sources import by_dparse
+    from pad_engine.trees.deptree import is_projective
+    from pad_engine.trees.lextree import to_line
+
+    engine = RuleBasedEngine()
+    checked = 0
+    for sent in read_conll(sample).sentences:
+        if not is_projective(sent.heads):
+            continue
+        decoded = engine.best(sent).tree
+        again = by_dparse(Tree.fromstring(to_line(decoded, sent.forms)), sent.heads)
+        assert induced_heads(again, len(sent)) == sent.heads
+        checked += 1
+    assert checked > 20
+
+
+def test_pad_search_decodes_a_conll_file_without_trees(sample, capsys):
+    assert main(["search", "--count", "S < (NP $ VP)", str(sample)]) == 0
+    count, _, _, found, _, total = capsys.readouterr().out.split()[:6]
+    assert int(count) > 10 and int(total) == 36

@@ -11,7 +11,7 @@ HELP = "Find the nodes a Tregex-style query matches in Penn trees and their d-pa
 DESCRIPTION = HELP + """
 
 Nodes: NP (a label, with or without function tags), NP|VP, /regex/ (searched in the full
-label), __ (any node), !NP (any but NP); words are nodes too (under their tag). NAME a node
+label), __ (any node), !NP (any but NP); words are nodes too (under their tag). Name a node
 with NP=subj and refer to it again with =subj.
 Relations, each about the first node (A < B < C: A has a B child and a C child; nest with
 parentheses, A < (B < C)); ! before one negates it:

@@ -10,6 +10,7 @@ from PySide6.QtWidgets import QDockWidget, QFileDialog, QMainWindow, QWidget
 from pad_engine.api import LexNode, PadError, edits
 from pad_gui.compare_dialog import CompareDialog
 from pad_gui.consistency_panel import ConsistencyPanel
+from pad_gui.controllers.engine import SOON
 from pad_gui.controllers.quality import Finding, adjudicate, compare, majority_changes
 from pad_gui.controllers.reattach import Change
 from pad_gui.controllers.workspace import Step
@@ -101,6 +102,7 @@ class QualityViews:
         for idx, view in views:
             session.set_view(idx, view)
             self.workspace.row.emit(idx)
+            self.workspace.request(idx, SOON)  # candidates for changed arcs, if any
         if views:
             self.workspace.show(views[0][0])
             self.workspace.redraw.emit(None, False)

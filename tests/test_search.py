@@ -323,3 +323,13 @@ def test_pad_search_decodes_a_conll_file_without_trees(sample, capsys):
     assert main(["search", "--count", "S < (NP $ VP)", str(sample)]) == 0
     count, _, _, found, _, total = capsys.readouterr().out.split()[:6]
     assert int(count) > 10 and int(total) == 36
+
+
+def test_a_project_is_pointed_to_the_app(tmp_path, capsys):
+    project = tmp_path / "mine.padproject"
+    project.write_bytes(b"SQLite format 3\x00")
+    for command in (["search", "NP", str(project)], ["check", str(project)],
+                    ["agree", str(project), str(project)]):
+        assert main(command) == 1
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "export its trees" in err

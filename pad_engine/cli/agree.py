@@ -25,6 +25,10 @@ def run(args: argparse.Namespace) -> int:
     from pad_engine.errors import InputError
     from pad_engine.quality.sources import is_conll
 
+    for path in (args.a, args.b):
+        if path.lower().endswith(".padproject"):
+            raise InputError("a project: export its trees (File > Export Penn Trees) and "
+                             "compare those, or use File > Compare With… in the app", path)
     if is_conll(args.a) != is_conll(args.b):
         raise InputError("compare two Penn files or two CoNLL files, not one of each", args.b)
     result = _conll(args) if is_conll(args.a) else _penn(args)

@@ -171,6 +171,9 @@ def read_sentences(paths: Sequence[str], trees: Sequence[str] = (), headrules: s
     rules = None
     out: list[Sentence] = []
     for path in paths:
+        if Path(path).suffix.lower() == ".padproject":
+            raise InputError("a project: search, check or compare it in the app, or export "
+                             "its trees (File > Export Penn Trees) and give that file", path)
         if path in paired:
             out += paired_sentences(path, paired[path], encoding, warn)
         elif is_conll(path):

@@ -38,8 +38,8 @@ from pad_engine.parsing.pipeline import load_text_model
 from pad_engine.quality.agreement import agree_trees
 from pad_engine.quality.consistency import Entry as ConsistencyEntry
 from pad_engine.quality.consistency import apply_variant, find_inconsistencies
+from pad_engine.quality.forest import Flat, Treebank
 from pad_engine.quality.forest import Sentence as SearchSentence
-from pad_engine.quality.forest import Treebank
 from pad_engine.quality.match import Match, find
 from pad_engine.quality.query import QueryError, parse_query
 from pad_engine.quality.sources import trees_for
@@ -63,7 +63,7 @@ __all__ = [
     "read_for_annotation",
     "resource_path", "retrain", "to_line", "tree_problem", "write_conll",
     # treebank quality: search, consistency, agreement
-    "ConsistencyEntry", "Match", "QueryError", "SearchSentence", "Treebank", "agree_trees",
+    "ConsistencyEntry", "Flat", "Match", "QueryError", "SearchSentence", "Treebank", "agree_trees",
     "apply_variant", "find", "find_inconsistencies", "parse_query", "trees_for",
 ]
 

@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (
 )
 
 from pad_engine.api import PadError, edits
-from pad_gui.controllers.quality import Hit, search
+from pad_gui.controllers.quality import Hit, SearchIndex, search
 from pad_gui.session import Session
 
 TOOLTIP = ("NP < PP: an NP with a PP child.  Relations: < child, << descendant, > parent, "
@@ -40,6 +40,7 @@ class SearchPanel(QWidget):
         self.session = session
         self.go = go
         self.hits: list[Hit] = []
+        self.index = SearchIndex()
         self.query = QLineEdit()
         self.query.setPlaceholderText("Query, e.g.  VP < (VBD -nsubj-> NP)   (Enter to search)")
         self.query.setToolTip(TOOLTIP)
@@ -71,7 +72,7 @@ class SearchPanel(QWidget):
             self.note.setText("Open a file first.")
             return
         try:
-            self.hits, count, searched = search(session, self.query.text())
+            self.hits, count, searched = search(session, self.query.text(), self.index)
         except PadError as err:
             self.note.setText(f"<span style='color:#b00020'>{err}</span>")
             return

@@ -75,3 +75,17 @@ def test_compare_and_adjudicate(session, tmp_path):
     other.write_text("\n".join(lines[:3]) + "\n", encoding="utf-8")
     with pytest.raises(PadError, match="3 trees here but"):
         quality.compare(s, str(other))
+
+
+def test_the_search_index_flattens_again_only_what_changed(session):
+    index = quality.SearchIndex()
+    quality.search(session, "NP", index)
+    before = {idx: flat for idx, (_, flat) in index.flats.items()}
+    assert sorted(before) == list(range(10))
+    tree = session.shown_tree(3)
+    path = next(p for p, n in edits.phrases(tree) if n.label == "NP")
+    session.set_view(3, View(session.view(3).heads, 0, edits.relabel(tree, path, "QQ")))
+    hits, count, _ = quality.search(session, "QQ", index)
+    assert count == 1 and hits[0].idx == 3
+    after = {idx: flat for idx, (_, flat) in index.flats.items()}
+    assert [i for i in range(10) if after[i] is not before[i]] == [3]

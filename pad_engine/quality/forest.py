@@ -157,8 +157,18 @@ class Treebank:
             bank.add(s)
         return bank
 
+    @classmethod
+    def of_flats(cls, flats: list[Flat]) -> Treebank:
+        """A treebank of sentences flattened before (kept by a caller between searches)."""
+        bank = cls()
+        for flat in flats:
+            bank.add_flat(flat)
+        return bank
+
     def add(self, sentence: Sentence) -> None:
-        flat = Flat(sentence)
+        self.add_flat(Flat(sentence))
+
+    def add_flat(self, flat: Flat) -> None:
         k = len(self.flats)
         self.flats.append(flat)
         for i, (label, basic) in enumerate(zip(flat.label, flat.basic)):

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from pad_engine.api import (
     ConsistencyEntry,
+    Flat,
     LexNode,
     PadError,
     SearchSentence,
@@ -63,13 +64,46 @@ def searchable(session: Session) -> tuple[list[SearchSentence], list[int]]:
     return out, where
 
 
-def search(session: Session, query: str) -> tuple[list[Hit], int, int]:
+class SearchIndex:
+    """The session's trees flattened for search, kept between searches: a sentence is
+    flattened again only when what it shows may have changed (another view, kept tree,
+    decode result, status or model), so a second query over a large file costs the query."""
+
+    def __init__(self) -> None:
+        self.session: Session | None = None
+        self.flats: dict[int, tuple[tuple, Flat]] = {}
+
+    def bank(self, session: Session) -> tuple[Treebank, list[int]]:
+        if session is not self.session:
+            self.session, self.flats = session, {}
+        flats, where = [], []
+        for idx, sent in enumerate(session.sentences):
+            sig = (session.views.get(idx), session.kept.get(idx), session.serial,
+                   session.key(idx) in session.cache, session.status.get(idx))
+            known = self.flats.get(idx)
+            if known is None or len(known[0]) != len(sig) or \
+                    any(a is not b for a, b in zip(known[0], sig)):
+                tree = session.shown_tree(idx)
+                if tree is None:
+                    self.flats.pop(idx, None)
+                    continue
+                view = session.view(idx)
+                known = sig, Flat(SearchSentence(tree, sent.forms, sent.tags, list(view.heads),
+                                                 sent.rels, str(session.path), idx + 1,
+                                                 session.state(idx)))
+                self.flats[idx] = known
+            flats.append(known[1])
+            where.append(idx)
+        return Treebank.of_flats(flats), where
+
+
+def search(session: Session, query: str, index: SearchIndex | None = None
+           ) -> tuple[list[Hit], int, int]:
     """The matches of ``query`` (at most MAX_HITS), how many there are in all, and how many
-    sentences were searched. A bad query raises ``QueryError`` (a PadError) naming the
-    column."""
+    sentences were searched (``index``: trees flattened by earlier searches). A bad query
+    raises ``QueryError`` (a PadError) naming the column."""
     pattern = parse_query(query)
-    sentences, where = searchable(session)
-    bank = Treebank.of(sentences)
+    bank, where = (index or SearchIndex()).bank(session)
     hits, count = [], 0
     for m in find(bank, pattern):
         count += 1
@@ -77,7 +111,7 @@ def search(session: Session, query: str) -> tuple[list[Hit], int, int]:
             flat = bank.flats[m.sentence]
             hits.append(Hit(where[m.sentence], flat.sentence.status, flat.penn(m.node),
                             flat.path(m.node)))
-    return hits, count, len(sentences)
+    return hits, count, len(where)
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,9 @@ __version__ = "0.1.0"
 def _jit_files(here: Path) -> list[tuple[Path, bytes]]:
     """The package's source files that use Numba with their bytes, in a stable order (each
     file read once: this runs at every start-up)."""
-    files = ((p, p.read_bytes()) for p in sorted(here.rglob("*.py")))
+    from pad_engine.io.gate import read_bytes
+
+    files = ((p, read_bytes(p)) for p in sorted(here.rglob("*.py")))
     return [(p, data) for p, data in files if b"numba" in data]
 
 

@@ -24,8 +24,16 @@ from pad_engine.decoding.engine import Candidate, Converter, Engine
 from pad_engine.decoding.model import Model, default_model_path
 from pad_engine.decoding.rulebased import RuleBasedEngine
 from pad_engine.errors import InputError, PadError
-from pad_engine.io.atomic import atomic_open, atomic_write_text
 from pad_engine.io.conll import ConllResult, read_conll, write_conll
+from pad_engine.io.gate import (
+    check_inputs,
+    check_output,
+    open_write,
+    prepare_outputs,
+    read_bytes,
+    write_bytes,
+    write_text,
+)
 from pad_engine.learning import retrain as _retrain
 from pad_engine.learning.retrain import Comparison, CrossValidation, Plan
 from pad_engine.learning.selection import margin_of, priority
@@ -57,11 +65,11 @@ __all__ = [
     "DepSentence", "Engine", "ParserComparison", "Plan", "TEXT_MODEL", "TextModel",
     "adapt_parser", "compare", "compare_parsers", "load_parser", "plan", "predict_arcs",
     "FileResult", "InputError", "LexNode", "Model", "PadError", "Progress", "RuleBasedEngine",
-    "atomic_open", "atomic_write_text", "choose", "convert_folder", "cross_validate",
+    "check_inputs", "check_output", "choose", "convert_folder", "cross_validate",
     "default_jobs", "default_model_path", "edits", "induced_heads", "margin_of", "priority",
-    "read_conll",
-    "read_for_annotation",
-    "resource_path", "retrain", "to_line", "tree_problem", "write_conll",
+    "open_write", "prepare_outputs", "read_bytes", "read_conll", "read_for_annotation",
+    "resource_path", "retrain", "to_line", "tree_problem", "write_bytes", "write_conll",
+    "write_text",
     # treebank quality: search, consistency, agreement
     "ConsistencyEntry", "Flat", "Match", "QueryError", "SearchSentence", "Treebank", "agree_trees",
     "apply_variant", "find", "find_inconsistencies", "parse_query", "trees_for",

@@ -11,7 +11,7 @@ import sys
 import time
 from pathlib import Path
 
-from pad_engine.api import resource_path
+from pad_engine.api import PadError, prepare_outputs, resource_path, write_bytes
 
 SCREENSHOT_TIMEOUT = 60.0  # seconds to wait for the model and the sentence's candidates
 # What Qt's xcb platform plugin needs from the system on Debian and Ubuntu (pip installs
@@ -108,6 +108,12 @@ def open_window(args: argparse.Namespace):
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
+    if args.screenshot:
+        try:  # before the window: a FIFO, a device or a 0444 file is refused at once
+            prepare_outputs([args.screenshot], [args.file, args.project, args.model])
+        except PadError as e:
+            print(f"pad-studio: {e}", file=sys.stderr)
+            return 1
     if args.screenshot and "QT_QPA_PLATFORM" not in os.environ:
         os.environ["QT_QPA_PLATFORM"] = "offscreen"
     problem = platform_problem()
@@ -130,12 +136,26 @@ def main(argv: list[str] | None = None) -> int:
         app.processEvents()
         time.sleep(0.02)
     app.processEvents()
-    ok = window.grab().save(args.screenshot)
+    png = _png(window)
     window.close()
-    if not ok:
-        print(f"pad-studio: cannot write {args.screenshot}", file=sys.stderr)
+    try:
+        write_bytes(args.screenshot, png)
+    except (PadError, OSError) as e:
+        print(f"pad-studio: cannot write {args.screenshot}: {e}", file=sys.stderr)
         return 1
     return 0
+
+
+def _png(window) -> bytes:
+    """The window as PNG bytes (written through the engine's writer, like every file)."""
+    from PySide6.QtCore import QBuffer, QByteArray, QIODevice
+
+    data = QByteArray()
+    buffer = QBuffer(data)
+    buffer.open(QIODevice.WriteOnly)
+    window.grab().save(buffer, "PNG")
+    buffer.close()
+    return bytes(data)
 
 
 if __name__ == "__main__":

@@ -36,6 +36,7 @@ from pad_engine.api import (
     PadError,
     convert_folder,
     default_jobs,
+    write_bytes,
 )
 from pad_gui import ui_thread
 from pad_gui.controllers.models import ModelVersions
@@ -178,7 +179,7 @@ class BatchDialog(QDialog):
         if self._model_folder is None:
             self._model_folder = tempfile.TemporaryDirectory(prefix="pad-batch-")
         path = Path(self._model_folder.name) / f"version-{m.active}.padmodel"
-        path.write_bytes(m.store.version_bytes(m.active))
+        write_bytes(path, m.store.version_bytes(m.active))
         return str(path)
 
     def cancel(self) -> None:

@@ -10,8 +10,9 @@ impossible trees) is moved there too, so that it is never half-overwritten.
 
 Every write touches only its own columns (time booked adds to ``seconds``, a status change
 writes the status): a write never carries stale state of another column back. A write the
-database refuses (locked by another program) is kept in memory, reported once, and retried
-before the next one.
+database refuses (locked by another program, a read-only file, a constraint) is kept in
+memory, reported at once as an error, and retried before the next one and on closing; one
+still refused then is saved in a copy of the project beside it, never dropped.
 
 The project also keeps every model retrained on its corrected sentences (the model file's
 bytes, how it was trained, its cross-validated F1 beside the F1 of the model it was
@@ -24,6 +25,7 @@ from __future__ import annotations
 import json
 import math
 import sqlite3
+import tempfile
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -237,6 +239,7 @@ class ProjectStore:
         self.read_only = read_only
         self.on_problem: Callable[[str], None] = lambda message: None
         self.unsaved: list[tuple[str, tuple]] = []  # writes refused, retried before the next
+        self.failing = False  # the last write was refused (reported once per spell)
         self.release: Callable[[], None] = lambda: None  # lets go of the writer's lock
         if db is None:
             uri = f"file:{self.path}?mode=ro" if read_only else f"file:{self.path}"
@@ -262,9 +265,47 @@ class ProjectStore:
         return "key" not in self._columns("sentence")
 
     def close(self) -> None:
+        """Close the project; writes it still refuses are saved in a copy beside it."""
         self.flush()
+        if self.unsaved and not self.read_only:
+            self._rescue()
         self.db.close()
         self.release()
+
+    def _rescue(self) -> None:
+        """Save the project with the writes it refused as ``NAME.unsaved-DATE`` beside it
+        (in the temporary folder when its own cannot be written), and say where."""
+        copy = sqlite3.connect(":memory:", isolation_level=None)
+        try:
+            self.db.backup(copy)
+            for (trigger,) in copy.execute("SELECT name FROM sqlite_master WHERE type = "
+                                           "'trigger'").fetchall():  # none is the app's
+                copy.execute(f'DROP TRIGGER "{trigger}"')
+            for sql, params in self.unsaved:
+                copy.execute(sql, params)
+            stamp = time.strftime("%Y%m%d-%H%M%S")
+            for folder in (self.path.parent, Path(tempfile.gettempdir())):
+                target = folder / f"{self.path.name}.unsaved-{stamp}"
+                try:
+                    out = sqlite3.connect(target)
+                    with out:
+                        copy.backup(out)
+                    out.close()
+                    break
+                except sqlite3.Error:
+                    continue
+            else:
+                raise sqlite3.OperationalError("no folder to write a copy in")
+        except sqlite3.Error as e:
+            self.on_problem(f"Project {self.path.name}: {len(self.unsaved)} changes could "
+                            f"not be written, nor saved in a copy ({e})")
+            return
+        finally:
+            copy.close()
+        self.on_problem(f"Project {self.path.name} could not be written: it was closed with "
+                        f"its {len(self.unsaved)} latest changes saved in a copy, {target}; "
+                        "open your file with that project (pad-studio FILE --project COPY)")
+        self.unsaved = []
 
     # -- writing --------------------------------------------------------------------------
     def _write(self, sql: str, params: tuple = ()) -> sqlite3.Cursor | None:
@@ -276,18 +317,24 @@ class ProjectStore:
         return self.flush()
 
     def flush(self) -> sqlite3.Cursor | None:
-        """Retry the writes the database refused; the cursor of the last one that ran."""
+        """Retry the writes the database refused; the cursor of the last one that ran. The
+        first refusal of a spell is reported (the app shows it at once, as an error): any
+        refusal, a lock, a read-only file or a constraint, since each leaves work unsaved."""
         cursor = None
         while self.unsaved and not self.read_only:
             sql, params = self.unsaved[0]
             try:
                 cursor = self.db.execute(sql, params)
-            except sqlite3.OperationalError as e:
-                self.on_problem(f"Project {self.path.name} cannot be written ({e}): "
-                                f"{len(self.unsaved)} changes wait and are saved as soon "
-                                "as it can be")
+            except sqlite3.Error as e:
+                if not self.failing:
+                    self.failing = True
+                    self.on_problem(f"Project {self.path.name} cannot be written ({e}). Your "
+                                    f"{len(self.unsaved)} latest changes are kept in memory "
+                                    "and written again with each change and on closing; to "
+                                    "keep them in another file, use File > Save Project As")
                 return None
             self.unsaved.pop(0)
+        self.failing = False
         return cursor
 
     def set_meta(self, key: str, value: str) -> None:

@@ -87,6 +87,9 @@ class MainWindow(QMainWindow):
         w.message.connect(self.statusBar().showMessage)
         self.view.message.connect(lambda text: self.statusBar().showMessage(text, 10000))
         w.problems.connect(self._show_problems)
+        w.alarm.connect(self._alarm)
+        self.alarm_box: QMessageBox | None = None
+        self.closing = False
         w.opened.connect(self._opened)
         w.navigated.connect(self._navigated)
         w.redraw.connect(self._render)
@@ -445,9 +448,21 @@ class MainWindow(QMainWindow):
         if self.remember:
             self.save_layout()
         self.retraining.stop()
+        self.closing = True
         self.workspace.close()
         self.engine.stop()
         super().closeEvent(event)
+
+    def _alarm(self, text: str) -> None:
+        """The project refused a write: an error dialog at once, not a line in the status
+        bar (window-modal and not waited for, so the edit in hand completes; on its own
+        when the window is closing, so that it stays up)."""
+        self.alarm_box = QMessageBox(QMessageBox.Warning, "Project not saved", text,
+                                     parent=None if self.closing else self)
+        if self.closing:
+            self.alarm_box.show()
+        else:
+            self.alarm_box.open()
 
     # -- help and effort ------------------------------------------------------------------
     def show_keys(self) -> None:

@@ -118,9 +118,9 @@ def _set_meta(members, meta):
     ("padmodel", "not a PAD Studio text model (format 'pad-studio-model')"),
     ("newer", "newer than this PAD Studio understands"),
     ("older", "format version 4 is older than this PAD Studio's (5); retrain it"),
-    ("arc-column", "no tagger for the tag column 'lemma'"),
-    ("index", "table 'arcs' does not fit its size"),
-    ("tags", "tagger 'xpos' tables do not fit"),
+    ("arc-column", "arc_column must be xpos or upos, not 'lemma'"),
+    ("index", "table arcs: indices not strictly increasing below its size"),
+    ("tags", "table tagger.xpos.1 has"),
     ("no-meta", "not a PAD Studio text model (no meta)"),
 ])
 def test_bad_files_are_refused_in_one_line(model, tmp_path, damage, message):

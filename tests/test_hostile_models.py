@@ -17,12 +17,14 @@ import sys
 import textwrap
 import warnings
 import zipfile
+from itertools import islice, product
 from pathlib import Path
 
 import numpy as np
 import pytest
 from toy import toy_examples
 
+from pad_engine.decoding.capacity import PACK_BUDGET, pack_bytes
 from pad_engine.decoding.model import Model
 from pad_engine.decoding.model_check import MAX_FEATURE_BITS, MAX_MEMBERS, MAX_TAGS
 from pad_engine.errors import ModelError
@@ -95,15 +97,16 @@ def damage(meta: dict, weights: np.ndarray, good: bytes) -> dict[str, tuple[byte
         at = encrypted.find(sig)
         encrypted[at + offset] |= 1
     ntags = len(g["tags"])
-    more_tags = [f"T{i}" for i in range(50 - ntags)]  # a tag set as large as the PTB's
-    many = 130_000  # about 2 MB of JSON
+    more_tags = [f"T{i}" for i in range(MAX_TAGS - ntags)]  # the most tags a model may have
+    many = 130_000  # about 2 MB of JSON, and more than the decoder packs over as many tags
+    assert pack_bytes(nsym + len(more_tags), MAX_TAGS, many) > PACK_BUDGET
 
     def extra_rules(m: dict) -> None:
         m["grammar"]["symbols"] += more_tags
         m["grammar"]["tags"] += more_tags
         n = len(m["grammar"]["symbols"])
-        m["grammar"]["binary"] = [[a, h, x, d] for a in range(n) for h in range(n)
-                                  for x in range(n) for d in (0, 1)][:many]
+        rules = product(range(n), range(n), range(n), (0, 1))
+        m["grammar"]["binary"] = [list(r) for r in islice(rules, many)]
 
     return {
         "empty file": (b"", "damaged or not a PAD Studio model"),
@@ -158,6 +161,10 @@ def damage(meta: dict, weights: np.ndarray, good: bytes) -> dict[str, tuple[byte
         "alpha 7": with_meta(lambda m: m.update(alpha=7), "alpha"),
         "headrules with a newline": with_meta(lambda m: m.update(headrules="a\nb"),
                                               "headrules"),
+        "headrules a path out of its folder": with_meta(  # issue 33, item 3
+            lambda m: m.update(headrules="nope/../../etc/passwd"), "headrules must name"),
+        "pos_column unknown": with_meta(lambda m: m.update(pos_column="lemma"),
+                                        "pos_column must be"),
         "training a list": with_meta(lambda m: m.update(training=[1]), "training"),
         "projection not a label": with_meta(
             lambda m: m["projections"].update(NN=["NP"]), "projection of NN"),
@@ -208,7 +215,8 @@ def damage(meta: dict, weights: np.ndarray, good: bytes) -> dict[str, tuple[byte
             lambda m: m["grammar"]["side_counts"].append([0, 10**6, 0, 1, 1]), "left row"),
         f"{200_000} tags": with_meta(grammar(tags=[f"T{i}" for i in range(200_000)]),
                                      f"1..{MAX_TAGS}"),
-        "2 MB of extra rules": with_meta(extra_rules, "more than the decoder packs"),
+        "2 MB of rules past the packing budget": with_meta(extra_rules,
+                                                           "more than the decoder packs"),
         "too many symbols for the chart": with_meta(
             lambda m: (m["grammar"]["symbols"].extend(f"X{i}" for i in range(4000)),
                        m["grammar"].update(max_unary=16)), "chart cell"),
@@ -320,3 +328,21 @@ def test_good_models_still_load(base):
     model = Model.load(good)
     assert np.array_equal(model.weights, weights)
     assert model.grammar.symbols == meta["grammar"]["symbols"]
+
+
+def test_a_model_trained_with_a_table_of_the_users_records_its_name_and_loads(tmp_path):
+    """A model records the file name of the user's head table, never a path (a path in a
+    model file is refused: issue 33, item 3), so it loads back."""
+    from pad_engine.cli import main
+    from pad_engine.resources import resource_path
+
+    lines = resource_path("sample", "sample.heads.ptb").read_text().splitlines()[:6]
+    trees = tmp_path / "trees.mrg"
+    trees.write_text("\n".join(line.replace("*", "") for line in lines) + "\n")
+    table = tmp_path / "tables" / "mine.txt"
+    table.parent.mkdir()
+    table.write_text(resource_path("headrules", "collins.txt").read_text())
+    out = tmp_path / "mine.padmodel"
+    assert main(["train", str(trees), "-o", str(out), "--headrules", str(table),
+                 "--epochs", "1", "--bits", "16"]) == 0
+    assert Model.load(out).headrules == "mine.txt"

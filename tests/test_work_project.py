@@ -116,6 +116,7 @@ def test_a_version_1_project_is_migrated_by_sentence_identity(sample, tmp_path):
             heads TEXT, tree TEXT, penn TEXT, seconds REAL NOT NULL DEFAULT 0, kept TEXT);
         CREATE TABLE event (id INTEGER PRIMARY KEY, idx INTEGER NOT NULL, kind TEXT NOT NULL,
             at REAL NOT NULL);
+        CREATE INDEX IF NOT EXISTS event_idx ON event (idx);
         INSERT INTO meta VALUES ('schema', '1');
     """)
     # written while sentence 1 was unreadable: positions are one less than now
@@ -134,6 +135,9 @@ def test_a_version_1_project_is_migrated_by_sentence_identity(sample, tmp_path):
     old = s.store.db.execute("SELECT COUNT(*) FROM sentence_v1").fetchone()[0]
     assert old == 2  # the old rows are kept as they were
     s.store.close()
+    again = open_project(project)  # the migrated schema is one the app made
+    assert again.notice == "" and again.store.meta("schema") == "2"
+    again.store.close()
 
 
 def test_the_sentence_list_shows_an_edited_state(sample, tmp_path):
@@ -316,3 +320,40 @@ def test_trees_are_stored_flat_and_read_without_recursion():
     assert len(tree_to_json(back)) == len(flat)
     with pytest.raises(ValueError):
         tree_from_json(flat[:-1], 1)
+
+
+# -- issue 33, item 4: a write the project refuses is never a silent loss ----------------------
+@pytest.mark.parametrize("refusal", ["read-only", "RAISE(ABORT) trigger"])
+def test_a_write_still_refused_at_close_is_saved_in_a_copy(sample, tmp_path, refusal):
+    project = tmp_path / "p.padproject"
+    s = Session(sample, read_conll(sample), open_project(project).store)
+    problems = []
+    s.store.on_problem = problems.append
+    if refusal == "read-only":
+        s.store.db.execute("PRAGMA query_only = 1")
+    else:  # another program adds it while the project is open
+        other = sqlite3.connect(project)
+        other.executescript("CREATE TRIGGER stop BEFORE INSERT ON sentence BEGIN "
+                            "SELECT RAISE(ABORT, 'refused'); END;")
+        other.close()
+    s.set_status(1, CORRECTED)
+    s.add_time(1, 5.0)
+    assert s.is_corrected(1) and len(problems) == 1 and "cannot be written" in problems[0]
+    s.store.close()
+    [copy] = tmp_path.glob("p.padproject.unsaved-*")
+    assert str(copy) in problems[-1]
+    assert row(copy, "id:sample-02")[0::2] == (CORRECTED, 5.0)
+    assert row(project, "id:sample-02") is None  # the project itself was never written
+
+
+def test_save_project_as_writes_the_changes_the_project_refused(workspace, sample, tmp_path):
+    w = workspace
+    alarms = []
+    w.alarm.connect(alarms.append)
+    assert w.open(sample)
+    w.session.store.db.execute("PRAGMA query_only = 1")  # the project turned read-only
+    w.toggle_corrected()
+    assert len(alarms) == 1 and "Save Project As" in alarms[0]
+    elsewhere = tmp_path / "elsewhere.padproject"
+    w.save_project_as(elsewhere)
+    assert w.session.store.unsaved == [] and row(elsewhere, "id:sample-01")[0] == CORRECTED

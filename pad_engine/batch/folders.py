@@ -39,9 +39,18 @@ from pad_engine.decoding.choice import COLLINS_MODEL, UD_MODEL, choose
 from pad_engine.decoding.engine import Converter, Engine
 from pad_engine.decoding.model import Model
 from pad_engine.errors import InputError, PadError
-from pad_engine.io.atomic import atomic_open, atomic_write_text, remove_stale_temps
+from pad_engine.io.atomic import remove_stale_temps
 from pad_engine.io.conll import ConllResult, read_conll
 from pad_engine.io.encoding import check_encoding
+from pad_engine.io.gate import (
+    append_text,
+    check_folder,
+    check_output_folder,
+    open_read,
+    open_write,
+    read_bytes,
+    write_text,
+)
 from pad_engine.io.special import regular_file_problem
 from pad_engine.resources import resource_path
 
@@ -299,8 +308,8 @@ def convert_folder(
     if encoding is not None:
         check_encoding(encoding)
     in_root, out_root = Path(in_dir).resolve(), Path(out_dir).resolve()
-    if not in_root.is_dir():
-        raise InputError(f"{in_dir}: no such input folder")
+    check_folder(in_dir, "input folder")
+    check_output_folder(out_dir, [in_dir])
     if model_path is None:
         model_file, sha256 = PER_FILE, _bundled_sha256()
     else:
@@ -437,7 +446,7 @@ def _convert_file(
     started = time.perf_counter()
     try:
         os.makedirs(os.path.dirname(task.dst), exist_ok=True)
-        with atomic_open(task.dst, "w") as out:
+        with open_write(task.dst, "w") as out:
             result, before = _convert_range(task, 0, 1, out, stopped, post)
         after = os.stat(task.dst)
     except _Stop:
@@ -668,11 +677,11 @@ class _Parts:
             return
         try:
             os.makedirs(os.path.dirname(task.dst), exist_ok=True)
-            with atomic_open(task.dst, "w") as out:
+            with open_write(task.dst, "w") as out:
                 for _, text, _ in parts:
                     out.write(text)
             before, after = os.stat(task.src), os.stat(task.dst)
-        except OSError as err:
+        except (OSError, PadError) as err:
             self._failed(task, str(err))
             return
         if (before.st_mtime_ns, before.st_size) != parts[0][2]:
@@ -720,21 +729,21 @@ def _keep_part(task: _Task, part: int, parts: int, piece: tuple) -> None:
     path = _part_path(task, part, parts)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        atomic_write_text(path, json.dumps({"stamp": list(stamp), "text": text,
-                                            "result": asdict(result)}))
-    except OSError:
+        write_text(path, json.dumps({"stamp": list(stamp), "text": text,
+                                     "result": asdict(result)}))
+    except (OSError, PadError):
         pass  # keeping it only saves work later
 
 
 def _kept_part(task: _Task, part: int, parts: int) -> tuple | None:
     """A part an earlier run finished, if the input file is as it was then."""
     try:
-        kept = json.loads(_part_path(task, part, parts).read_text(encoding="utf-8"))
+        kept = json.loads(read_bytes(_part_path(task, part, parts)).decode("utf-8"))
         st = os.stat(task.src)
         if kept["stamp"] != [st.st_mtime_ns, st.st_size]:
             return None
         return FileResult.from_json(kept["result"]), str(kept["text"]), tuple(kept["stamp"])
-    except (OSError, ValueError, KeyError, TypeError):
+    except (OSError, PadError, ValueError, KeyError, TypeError):
         return None
 
 
@@ -927,8 +936,8 @@ class _State:
         self.path = path
         self.records: dict[str, dict] = {}
         try:
-            text = path.read_text(encoding="utf-8")
-        except (FileNotFoundError, UnicodeDecodeError):
+            text = read_bytes(path).decode("utf-8") if os.path.lexists(path) else ""
+        except UnicodeDecodeError:
             text = ""
         for line in text.splitlines():
             try:
@@ -957,13 +966,12 @@ class _State:
         record = {"input": task.input, "output": task.output, "options": _options(task),
                   **stamp, "result": asdict(result)}
         self.records[task.output] = record
-        with open(self.path, "a", encoding="utf-8") as f:
-            f.write(json.dumps(record) + "\n")
+        append_text(self.path, json.dumps(record) + "\n")
 
     def compact(self, tasks: list[_Task]) -> None:
         """Rewrite the file with one record per current output (it only grows otherwise)."""
         keep = [self.records[t.output] for t in tasks if t.output in self.records]
-        atomic_write_text(self.path, "".join(json.dumps(r) + "\n" for r in keep))
+        write_text(self.path, "".join(json.dumps(r) + "\n" for r in keep))
 
 
 def _options(task: _Task) -> dict:
@@ -977,8 +985,8 @@ def _options(task: _Task) -> dict:
 def _write_report(report: BatchReport, out_root: Path) -> None:
     path = out_root / f"{REPORT_NAME}.json"
     report.report_path = str(path)
-    atomic_write_text(path, json.dumps(report.to_json(), indent=1) + "\n")
-    atomic_write_text(path.with_suffix(".txt"), report.to_text())
+    write_text(path, json.dumps(report.to_json(), indent=1) + "\n")
+    write_text(path.with_suffix(".txt"), report.to_text())
 
 
 def _remove_temp_files(out_root: Path) -> None:
@@ -1057,12 +1065,9 @@ def _input_at(path: Path, sources: dict[tuple[int, int], str]) -> str | None:
 
 def _sha256(path: Path) -> str:
     digest = hashlib.sha256()
-    try:
-        with open(path, "rb") as f:
-            for block in iter(lambda: f.read(1 << 20), b""):
-                digest.update(block)
-    except FileNotFoundError:
-        raise PadError(f"{path}: no such model file") from None
+    with open_read(path, "model", None) as f:  # Model.load bounds its size
+        for block in iter(lambda: f.read(1 << 20), b""):
+            digest.update(block)
     return digest.hexdigest()
 
 

@@ -30,10 +30,12 @@ def run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from pad_engine.errors import InputError
+    from pad_engine.io.gate import check_inputs
     from pad_engine.learning.parser_curve import curve, split, tagged_examples
     from pad_engine.parsing.adapt import SETTINGS
     from pad_engine.parsing.pipeline import load_text_model
 
+    check_inputs([args.parser if args.parser not in ("ptb", "ud") else None], [args.gum])
     test, dev, pool = split(Path(args.gum))
     if not test or not pool:
         raise InputError("no *.conllu documents here: not GUM's dep folder", args.gum)

@@ -23,8 +23,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from pad_engine.errors import InputError
+    from pad_engine.io.gate import check_inputs
     from pad_engine.quality.sources import is_conll
 
+    check_inputs([args.a, args.b])
     for path in (args.a, args.b):
         if path.lower().endswith(".padproject"):
             raise InputError("a project: export its trees (File > Export Penn Trees) and "

@@ -41,6 +41,7 @@ def run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from pad_engine.errors import InputError
+    from pad_engine.io.gate import check_inputs
     from pad_engine.learning.bench import (
         farpahc_figures,
         format_farpahc,
@@ -48,6 +49,7 @@ def run(args: argparse.Namespace) -> int:
         run_rules_bench,
     )
 
+    check_inputs([args.model], [args.treebank, args.ewt, args.farpahc])
     if args.treebank is None:
         if args.farpahc is None:
             raise InputError("pad bench needs --treebank (or --farpahc for its row alone)")

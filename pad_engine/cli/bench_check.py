@@ -22,13 +22,17 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     import random
     import time
+    from pathlib import Path
 
     from pad_engine.errors import InputError
+    from pad_engine.io.gate import check_inputs
     from pad_engine.quality.inject import inject
     from pad_engine.quality.scoring import found_errors, penn_files
     from pad_engine.quality.sources import penn_sentences
     from pad_engine.trees.headrules import HeadRules
 
+    check_inputs([p for p in args.files if not Path(p).is_dir()],
+                 [p for p in args.files if Path(p).is_dir()])
     if not 0 < args.rate <= 1:
         raise InputError(f"--rate must be in (0, 1], not {args.rate}")
     if args.seeds < 1:

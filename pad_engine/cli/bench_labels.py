@@ -23,8 +23,10 @@ def run(args: argparse.Namespace) -> int:
     import sys
 
     from pad_engine.errors import InputError
+    from pad_engine.io.gate import check_inputs
     from pad_engine.learning.label_bench import label_table, read_alpino
 
+    check_inputs([args.alpino])
     trees, problems = read_alpino(args.alpino)
     for err in problems:
         print(f"pad bench-labels: skipped {err}", file=sys.stderr)

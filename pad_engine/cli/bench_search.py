@@ -36,11 +36,13 @@ def run(args: argparse.Namespace) -> int:
     import time
 
     from pad_engine.errors import InputError
+    from pad_engine.io.gate import check_inputs
     from pad_engine.quality.forest import Treebank
     from pad_engine.quality.match import find
     from pad_engine.quality.query import parse_query
     from pad_engine.quality.sources import read_sentences
 
+    check_inputs([*args.files, *args.trees])
     if args.repeat < 1:
         raise InputError(f"--repeat must be at least 1, not {args.repeat}")
     patterns = [(q, parse_query(q)) for q in args.query or QUERIES]

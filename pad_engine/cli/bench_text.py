@@ -23,9 +23,12 @@ def run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from pad_engine.errors import InputError
+    from pad_engine.io.gate import check_inputs
     from pad_engine.learning.text_bench import ewt_figures, format_ewt, format_ptb, ptb_figures
     from pad_engine.parsing.pipeline import load_text_model
 
+    check_inputs([p for p in (args.parser, args.ud_parser) if p not in ("ptb", "ud")],
+                 [args.treebank, args.ewt])
     if not args.treebank and not args.ewt:
         raise InputError("give --treebank (PTB sample) and/or --ewt (UD English EWT)")
     if args.treebank and not (Path(args.treebank) / "wsj_0001.mrg").exists():

@@ -34,9 +34,11 @@ def run(args: argparse.Namespace) -> int:
     import sys
 
     from pad_engine.errors import InputError
+    from pad_engine.io.gate import check_inputs
     from pad_engine.quality.consistency import find_inconsistencies
     from pad_engine.quality.sources import is_conll, read_sentences
 
+    check_inputs([*args.files, *args.trees])
     if args.top < 1:
         raise InputError(f"--top must be at least 1, not {args.top}")
     sentences = read_sentences(args.files, args.trees, args.headrules, args.encoding,

@@ -34,6 +34,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    import os
     import sys
 
     from pad_engine.batch.files import (
@@ -46,7 +47,13 @@ def run(args: argparse.Namespace) -> int:
     from pad_engine.decoding.engine import Engine
     from pad_engine.decoding.rulebased import RuleBasedEngine, label_set
     from pad_engine.errors import InputError
-    from pad_engine.io.atomic import atomic_open, prepare_output
+    from pad_engine.io.gate import (
+        check_inputs,
+        open_write,
+        prepare_outputs,
+        read_bytes,
+        read_stream,
+    )
     from pad_engine.trees.projectivize import describe_lifts
 
     if args.kbest < 0 or args.kbest > 1000:
@@ -56,15 +63,17 @@ def run(args: argparse.Namespace) -> int:
               if v]
     if len(chosen) > 1 and chosen != ["--rules", "--label-set"]:
         raise InputError(f"{' and '.join(chosen)} exclude each other")
-    if args.output:
-        prepare_output(args.output, [p for p in (args.input, args.model) if p not in (None, "-")])
+    label_file = args.label_set if args.label_set and os.path.lexists(args.label_set) else None
+    inputs = [args.input, args.model, label_file, *(args.corrected or [])]
+    check_inputs(inputs)
+    prepare_outputs([args.output], inputs)
     if args.input in (None, "-"):
         stdin = getattr(sys.stdin, "buffer", None)  # a text stream when embedded
-        raw = stdin.read() if stdin else sys.stdin.read().encode("utf-8", "surrogateescape")
+        raw = read_stream(stdin, "<stdin>") if stdin else \
+            sys.stdin.read().encode("utf-8", "surrogateescape")
         name = "<stdin>"
     else:
-        with open(args.input, "rb") as f:
-            raw = f.read()
+        raw = read_bytes(args.input)
         name = args.input
     data = read_input(raw, name, args.pos, args.encoding)
     if data.note:
@@ -91,7 +100,7 @@ def run(args: argparse.Namespace) -> int:
     report = ConvertReport()
     chunks = convert_sentences(engine, data.sentences, report, not args.no_prune, args.kbest)
     if args.output:
-        with atomic_open(args.output, "w") as out:
+        with open_write(args.output, "w") as out:
             write_in_order(out, chunks, data)
     else:
         write_in_order(sys.stdout, chunks, data)

@@ -27,15 +27,16 @@ def run(args: argparse.Namespace) -> int:
     import sys
 
     from pad_engine.errors import InputError
-    from pad_engine.io.atomic import atomic_write_text, prepare_output
     from pad_engine.io.conll import format_conllx
+    from pad_engine.io.gate import check_inputs, prepare_outputs, write_text
     from pad_engine.io.penn import normalize, read_penn
     from pad_engine.trees.deplabels import tree_labels
     from pad_engine.trees.headrules import SHIPPED, HeadRules, dependencies, head_children
     from pad_engine.trees.lextree import from_penn
 
-    prepare_output(args.output, [args.input] + ([args.headrules] if args.headrules not in SHIPPED
-                                                else []))
+    inputs = [args.input, args.headrules if args.headrules not in SHIPPED else None]
+    check_inputs(inputs)
+    prepare_outputs([args.output], inputs)
     rules = HeadRules.load(args.headrules)
     result = read_penn(args.input, encoding=args.encoding)
     if result.note:
@@ -50,6 +51,6 @@ def run(args: argparse.Namespace) -> int:
         if args.labels == "phrase":
             rels = tree_labels(from_penn(norm, head_children(norm, rules)), len(words))
         out.append(format_conllx(words, tags, heads, rels) + "\n")
-    atomic_write_text(args.output, "".join(out))
+    write_text(args.output, "".join(out))
     print(f"pad deps: {len(out)} sentences written to {args.output}", file=sys.stderr)
     return 0

@@ -27,6 +27,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from pad_engine.io.gate import check_inputs
+
+    check_inputs([args.gold, args.test])
     if args.deps:
         _run_deps(args.gold, args.test, args.encoding)
     else:

@@ -67,11 +67,13 @@ def run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from pad_engine.errors import InputError
+    from pad_engine.io.gate import check_inputs
     from pad_engine.learning.bench import TEST_FILES, TRAIN_FILES, load_split
     from pad_engine.learning.retrain import curve_point, retrain
 
     if args.sizes and min(args.sizes) < 1:
         raise InputError("--sizes must be positive")
+    check_inputs([args.alpino, args.model], [args.treebank])
     _check_alpino(args)
     if args.alpino:
         _alpino(args.alpino, args.select, args.sizes or SELECT_SIZES, args.test or ALPINO_TEST)
@@ -90,10 +92,10 @@ def run(args: argparse.Namespace) -> int:
     if paired and args.labels:
         raise InputError("--labels is for Penn trees: paired d-parses have their own labels")
     if args.output:
-        from pad_engine.io.atomic import prepare_output
+        from pad_engine.io.gate import prepare_outputs
 
-        prepare_output(args.output, [treebank / f"wsj_{n:04d}.mrg"
-                                     for n in (*TRAIN_FILES, *TEST_FILES)])
+        prepare_outputs([args.output], [treebank / f"wsj_{n:04d}.mrg"
+                                        for n in (*TRAIN_FILES, *TEST_FILES)])
     labels = "phrase" if args.labels else ""
     if paired:
         train, test = _paired_split(treebank)
@@ -281,7 +283,7 @@ def plot(points: list, path: str, labeled: bool = False) -> None:
     matplotlib.use("Agg")
     from matplotlib.figure import Figure
 
-    from pad_engine.io.atomic import atomic_open
+    from pad_engine.io.gate import open_write
 
     fig = Figure(figsize=(6.4, 4.2), dpi=100)
     ax = fig.add_subplot()
@@ -302,5 +304,5 @@ def plot(points: list, path: str, labeled: bool = False) -> None:
     fig.tight_layout()
     buf = io.BytesIO()
     fig.savefig(buf, format="png")
-    with atomic_open(path, "wb") as out:
+    with open_write(path, "wb") as out:
         out.write(buf.getvalue())

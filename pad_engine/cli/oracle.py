@@ -30,14 +30,15 @@ def run(args: argparse.Namespace) -> int:
     from pad_engine.decoding.model import Model
     from pad_engine.decoding.parser import Parser
     from pad_engine.errors import InputError
-    from pad_engine.io.atomic import atomic_open, prepare_output
     from pad_engine.io.conll import read_conll
+    from pad_engine.io.gate import check_inputs, open_write, prepare_outputs
     from pad_engine.io.penn import read_penn
     from pad_engine.learning.pairs import guided_lextree, make_pair, oracle_grammar
     from pad_engine.trees.lextree import to_line
 
-    if args.output:
-        prepare_output(args.output, [args.gold, args.deps] + ([args.model] if args.model else []))
+    inputs = [args.gold, args.deps, args.model]
+    check_inputs(inputs)
+    prepare_outputs([args.output], inputs)
     penn = read_penn(args.gold, encoding=args.encoding)
     gold = penn.trees
     result = read_conll(args.deps, pos="auto", on_error="skip", encoding=args.encoding)
@@ -85,7 +86,7 @@ def run(args: argparse.Namespace) -> int:
         lines.append(to_line(best.tree, pair.forms))
     text = "\n".join(lines) + "\n"
     if args.output:
-        with atomic_open(args.output, "w") as out:
+        with open_write(args.output, "w") as out:
             out.write(text)
     else:
         sys.stdout.write(text)

@@ -33,21 +33,29 @@ def run(args: argparse.Namespace) -> int:
 
     from pad_engine.decoding.engine import Engine
     from pad_engine.errors import InputError
-    from pad_engine.io.atomic import atomic_open, prepare_output
+    from pad_engine.io.gate import (
+        check_inputs,
+        open_write,
+        prepare_outputs,
+        read_bytes,
+        read_stream,
+    )
     from pad_engine.parsing.pipeline import TextPipeline, load_text_model, paired_choice
     from pad_engine.parsing.text import conll_lines, read_text
 
     if args.kbest < 0 or args.kbest > 1000:
         raise InputError(f"--kbest must be between 1 and 1000, not {args.kbest}")
-    inputs = [p for p in (args.input, args.model, args.parser) if p not in (None, "-")]
-    for output in (args.output, args.deps_out):
-        if output:
-            prepare_output(output, inputs)
+    parser_file = args.parser if args.parser not in ("ptb", "ud") else None
+    inputs = [args.input, args.model, parser_file]
+    check_inputs(inputs)
+    prepare_outputs([args.output, args.deps_out], inputs)
     if args.input in (None, "-"):
-        text, name = sys.stdin.read(), "<stdin>"
+        stdin = getattr(sys.stdin, "buffer", None)  # a text stream when embedded
+        raw, name = (read_stream(stdin, "<stdin>") if stdin else
+                     sys.stdin.read().encode("utf-8", "surrogateescape")), "<stdin>"
     else:
-        with open(args.input, "rb") as f:
-            text, name = f.read().decode("utf-8", errors="surrogateescape"), args.input
+        raw, name = read_bytes(args.input), args.input
+    text = raw.decode("utf-8", errors="surrogateescape")
     items = read_text(text, name, tokenized=not args.tokenize)
     model, model_path = load_text_model(args.parser)
     if args.model:
@@ -81,12 +89,12 @@ def run(args: argparse.Namespace) -> int:
             trees.append("\n\n" if args.kbest else "\n")
         deps.append(conll_lines(item, analysis.tags, analysis.heads, analysis.rels))
     if args.output:
-        with atomic_open(args.output, "w") as out:
+        with open_write(args.output, "w") as out:
             out.writelines(trees)
     else:
         sys.stdout.writelines(trees)
     if args.deps_out:
-        with atomic_open(args.deps_out, "w") as out:
+        with open_write(args.deps_out, "w") as out:
             out.writelines(deps)
     for err in problems:
         print(f"pad parse: skipped {err}", file=sys.stderr)

@@ -47,11 +47,13 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     import sys
 
+    from pad_engine.io.gate import check_inputs
     from pad_engine.quality.forest import Treebank
     from pad_engine.quality.match import find
     from pad_engine.quality.query import parse_query
     from pad_engine.quality.sources import read_sentences
 
+    check_inputs([*args.files, *args.trees])
     pattern = parse_query(args.query)  # before the files are read: a typo fails fast
     bank = Treebank.of(read_sentences(args.files, args.trees, args.headrules, args.encoding,
                                       lambda note: print(f"pad search: {note}",

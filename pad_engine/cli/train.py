@@ -51,18 +51,20 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    import os
     import sys
 
     from pad_engine.decoding.model import DEFAULT_BITS
+    from pad_engine.decoding.model_check import MAX_FEATURE_BITS
     from pad_engine.errors import InputError
-    from pad_engine.io.atomic import prepare_output
+    from pad_engine.io.gate import check_inputs, prepare_outputs
     from pad_engine.learning.train import train
     from pad_engine.trees.headrules import SHIPPED
 
     if args.epochs < 1:
         raise InputError("--epochs must be at least 1")
-    if args.bits is not None and not 16 <= args.bits <= 24:
-        raise InputError(f"--bits must be between 16 and 24, got {args.bits}")
+    if args.bits is not None and not 16 <= args.bits <= MAX_FEATURE_BITS:
+        raise InputError(f"--bits must be between 16 and {MAX_FEATURE_BITS}, got {args.bits}")
     if args.hold_out and not args.deps:
         raise InputError("--hold-out needs --deps")
     if args.hold_out == 1 or args.hold_out < 0:
@@ -71,8 +73,10 @@ def run(args: argparse.Namespace) -> int:
         raise InputError("--headrules has no effect with --deps: the d-parses give the heads")
     if args.headrules is None:
         args.headrules = "collins"
-    prepare_output(args.output, [*args.trees, *(args.deps or []),
-                                 *([args.headrules] if args.headrules not in SHIPPED else [])])
+    inputs = [*args.trees, *(args.deps or []),
+              args.headrules if args.headrules not in SHIPPED else None]
+    check_inputs(inputs)
+    prepare_outputs([args.output], inputs)
     held = []
     if args.deps:
         examples, held, made = _paired_examples(args)
@@ -90,6 +94,8 @@ def run(args: argparse.Namespace) -> int:
             print(file=sys.stderr)
 
     headrules = "content" if args.deps else args.headrules
+    if headrules not in SHIPPED:  # a table of the user's: the model records its file name
+        headrules = os.path.basename(headrules)
     model = train(examples, epochs=args.epochs, seed=args.seed, headrules=headrules,
                   progress=report, backoff=args.backoff,
                   labels=_label_source(args),

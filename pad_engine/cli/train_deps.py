@@ -33,20 +33,21 @@ def run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from pad_engine.errors import InputError
-    from pad_engine.io.atomic import prepare_output
     from pad_engine.io.conll import write_conll
+    from pad_engine.io.gate import check_inputs, prepare_outputs
+    from pad_engine.parsing.model import MAX_TABLE_SIZE
     from pad_engine.parsing.train import jackknife, read_treebank, train_text_model
 
     for name, value in (("--epochs", args.epochs), ("--tagger-epochs", args.tagger_epochs)):
         if not 1 <= value <= 100:
             raise InputError(f"{name} must be between 1 and 100, not {value}")
-    if args.bits is not None and not 16 <= args.bits <= 26:
-        raise InputError(f"--bits must be between 16 and 26, not {args.bits}")
+    most = MAX_TABLE_SIZE.bit_length() - 1  # the largest arc table a text model loads with
+    if args.bits is not None and not 16 <= args.bits <= most:
+        raise InputError(f"--bits must be between 16 and {most}, not {args.bits}")
     if args.jackknife and not 2 <= args.folds <= 100:
         raise InputError(f"--folds must be between 2 and 100, not {args.folds}")
-    prepare_output(args.output, args.treebanks)
-    if args.jackknife:
-        prepare_output(args.jackknife, args.treebanks)
+    check_inputs(args.treebanks)
+    prepare_outputs([args.output, args.jackknife], args.treebanks)
     bank = read_treebank(args.treebanks)
     for problem in bank.skipped:
         print(f"pad train-deps: skipped {problem}", file=sys.stderr)

@@ -10,6 +10,7 @@ Pruning 2 is p(side | tag(h), tag(next left), tag(next right)).
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
@@ -151,21 +152,7 @@ class Grammar:
         nrows = len(self.tags) + 1  # + ALL
         binary = np.array(self.binary, dtype=np.int32).reshape(-1, 4)
         unary = np.array(self.unary, dtype=np.int32).reshape(-1, 2)
-        nb, nu = binary.shape[0], unary.shape[0]
-        # CSR entries (key, rule id; unary ids offset by nb), key = (row*3 + dir)*nsym + the
-        # head-side symbol (the child of a unary rule, dir 2): the rows pruning 1 allows,
-        # then every rule in the ALL row
-        rows, rules = np.nonzero(self._pruning_rows(binary, unary))
-        rows = np.concatenate([rows, np.full(nb + nu, nrows - 1)])
-        rules = np.concatenate([rules, np.arange(nb + nu)])
-        direction = np.concatenate([binary[:, 3], np.full(nu, 2)]).astype(np.int64)
-        head_side = np.concatenate([binary[:, 1], unary[:, 1]]).astype(np.int64)
-        keys = (rows * 3 + direction[rules]) * nsym + head_side[rules]
-        order = np.lexsort((rules, keys))
-        keys, ids = keys[order], rules[order].astype(np.int32)
-        ptr = np.searchsorted(keys, np.arange(nrows * 3 * nsym + 1, dtype=np.int64)).astype(
-            np.int64
-        )
+        ptr, ids = self._rule_index(binary, unary, nsym, nrows)
         tag_sym = np.array([self._sym[t] for t in self.tags] + [1], dtype=np.int32)
         side_keys = np.array(
             sorted((a * nrows + b) * nrows + c for a, b, c in self.side_counts), dtype=np.int64
@@ -209,8 +196,33 @@ class Grammar:
                 parents[y] = self._sym[_phrase(label)] if _phrase(label) in self._sym else y
         return parents
 
-    def _pruning_rows(self, binary: np.ndarray, unary: np.ndarray) -> np.ndarray:
-        """Pruning 1, (tags x rules) bool: the rules a head word of each tag may use. A rule
+    def _rule_index(self, binary: np.ndarray, unary: np.ndarray, nsym: int, nrows: int
+                    ) -> tuple[np.ndarray, np.ndarray]:
+        """The CSR rule index (ptr, ids; unary ids offset by nb) by key (row*3 + dir)*nsym
+        + the head-side symbol (the child of a unary rule, dir 2): per tag row the rules
+        pruning 1 allows, then every rule in the ALL row; in a key, by rule id. Within a row
+        the rules keep one order, so each row is that order filtered by the row's rules, made
+        one row at a time: the index is all it keeps, an int32 per (row, rule) pair
+        (``capacity.pack_bytes``)."""
+        nb, nu, width = binary.shape[0], unary.shape[0], 3 * nsym
+        local = np.concatenate([binary[:, 3].astype(np.int64) * nsym + binary[:, 1],
+                                2 * nsym + unary[:, 1].astype(np.int64)])
+        order = np.argsort(local, kind="stable").astype(np.int32)
+        keys = local[order]
+        allowed = self._pruning_rows(binary, unary)
+        ptr = np.zeros(nrows * width + 1, np.int64)
+        parts = []
+        for row in range(nrows):
+            kept = allowed(row)[order] if row < nrows - 1 else np.ones(nb + nu, np.bool_)
+            parts.append(order[kept])
+            start = row * width
+            ptr[start + 1:start + width + 1] = ptr[start] + np.cumsum(
+                np.bincount(keys[kept], minlength=width))
+        return ptr, np.concatenate(parts)
+
+    def _pruning_rows(self, binary: np.ndarray, unary: np.ndarray
+                      ) -> Callable[[int], np.ndarray]:
+        """Pruning 1: per tag row, the rules a head word of the tag may use (a bool each). A rule
         whose head side (parent, head child, direction; a unary rule itself) was seen with
         a tag of the family, whatever the modifier (the modifier's own cell says which ones
         exist); a back-off rule, seen with no tag, wherever its phrase was seen headed by the
@@ -232,7 +244,8 @@ class Grammar:
         for group in self._tag_groups():
             sides[group] = sides[group].any(axis=0)
             phrases[group] = phrases[group].any(axis=0)
-        return sides[:, side_id] | (phrases[:, rule_phrase] & ~seen_rules)
+        unseen = ~seen_rules
+        return lambda row: sides[row, side_id] | (phrases[row, rule_phrase] & unseen)
 
     def _tag_groups(self) -> list[list[int]]:
         """The tag families pruning 1 shares rules within: tags that share their first two

@@ -18,6 +18,7 @@ from pathlib import Path
 
 from pad_engine.errors import InputError
 from pad_engine.io.encoding import read_text
+from pad_engine.io.gate import TABLE_BYTES
 from pad_engine.trees.lextree import LexNode
 
 ANY = "*"
@@ -149,10 +150,10 @@ def load_label_set(name: str, phrases: Collection[str]) -> LabelSet:
         return LabelSet("ptb")
     bundled = resource_path("labels", name + SUFFIX)
     path = bundled if "/" not in name and bundled.is_file() else Path(name)
-    if not path.is_file():
+    if not path.exists():
         raise InputError(f"no such label set: give one of "
                          f"{', '.join(bundled_label_sets())} or a {SUFFIX} file", name)
-    decoded = read_text(str(path), None)
+    decoded = read_text(str(path), None, limit=TABLE_BYTES)
     if decoded.bad:
         number = min(decoded.bad)
         raise InputError(decoded.bad[number], str(path), number)

@@ -25,8 +25,9 @@ from pathlib import Path
 import numpy as np
 
 from pad_engine.decoding.grammar import Grammar, GrammarArrays
-from pad_engine.decoding.model_check import read_model_file
-from pad_engine.io.atomic import atomic_open
+from pad_engine.decoding.model_check import meta_problem, read_model_file
+from pad_engine.errors import ModelError
+from pad_engine.io.gate import write_bytes
 
 FORMAT = "pad-studio-model"
 VERSION = 4
@@ -68,7 +69,28 @@ class Model:
 
     # -- files --------------------------------------------------------------------------
     def save(self, path: str | Path) -> None:
-        """Write the model atomically (temporary file, then rename)."""
+        """Write the model atomically (temporary file, then rename); a model its file could
+        not be loaded from (:meth:`problem`) is refused, and nothing written."""
+        text = self._meta_json()
+        problem = meta_problem(text, self.weights)
+        if problem:
+            raise ModelError(f"{path}: not written, the model could not be loaded: {problem}")
+        buf = io.BytesIO()
+        np.savez_compressed(
+            buf,
+            weights=self.weights.astype(np.float32),
+            meta=np.frombuffer(text, dtype=np.uint8),
+        )
+        write_bytes(path, buf.getvalue())
+
+    def problem(self) -> str | None:
+        """Why the model's file would be refused on loading (a size the decoder cannot hold,
+        see ``capacity``, or a field out of range), or None. Training asks before it trains,
+        saving before it writes: the loader's own check, on the metadata a file would hold."""
+        return meta_problem(self._meta_json(), self.weights)
+
+    def _meta_json(self) -> bytes:
+        """The metadata of the model's file, as UTF-8 JSON."""
         g = self.grammar
         meta = {
             "format": FORMAT,
@@ -91,14 +113,7 @@ class Model:
                 "max_unary": g.max_unary,
             },
         }
-        buf = io.BytesIO()
-        np.savez_compressed(
-            buf,
-            weights=self.weights.astype(np.float32),
-            meta=np.frombuffer(json.dumps(meta).encode("utf-8"), dtype=np.uint8),
-        )
-        with atomic_open(path, "wb") as out:
-            out.write(buf.getvalue())
+        return json.dumps(meta).encode("utf-8")
 
     @classmethod
     def load(cls, path: str | Path) -> Model:

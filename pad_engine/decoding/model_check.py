@@ -24,11 +24,10 @@ file and the problem, and never blocks, inflates without bound or recurses witho
   attachment-side counts with rows in range, non-negative counts that are not both zero,
   below 2**31; ``max_unary`` in 1..``MAX_UNARY``; dependency labels from a known source,
   at most ``MAX_KNOWN_LABELS``;
-- sizes that cost time or memory later are bounded: (binary + unary rules) x (tags + 1),
-  the work of packing the grammar for the decoder, at most ``MAX_PACK_WORK`` (the PTB
-  sample model trained with ``--backoff``, 18,842 rules and 45 tags, is 0.87 million and
-  packs in 2.7 s); symbols x (max_unary + 1), the scores the decoder keeps per chart cell,
-  at most ``MAX_CHART_WIDTH`` (the bundled models: 440 and 339).
+- the grammar's sizes are within what the decoder holds (``capacity``: the memory packing
+  it takes, a chart cell's width), checked before its tables are read; the same limits
+  are what training checks before it trains and saving before it writes
+  (:func:`meta_problem`), so no model PAD Studio makes is refused here.
 """
 
 from __future__ import annotations
@@ -36,32 +35,32 @@ from __future__ import annotations
 import io
 import json
 import math
-import os
 import re
-import stat
 import zipfile
 import zlib
 
 import numpy as np
 
-from pad_engine.errors import ModelError
-from pad_engine.io.special import regular_file_problem
+from pad_engine.decoding.capacity import (
+    MAX_RULES,
+    MAX_SYMBOLS,
+    MAX_TAGS,
+    MAX_UNARY,
+    grammar_problem,
+)
+from pad_engine.errors import InputError, ModelError
+from pad_engine.io.gate import open_read
 
 MAX_FILE_BYTES = 256 << 20
 MAX_MEMBERS = 8
 MAX_META_BYTES = 16 << 20  # the bundled UD model's metadata: 0.26 MB
 MAX_JSON_DEPTH = 32  # the format itself nests 4 deep
 MIN_FEATURE_BITS, MAX_FEATURE_BITS = 8, 24  # pad train writes 16..24
-MAX_SYMBOLS = 4096
-MAX_TAGS = 1024
 MAX_LABEL_CHARS = 256
-MAX_UNARY = 16
-MAX_RULES = 1_000_000
-MAX_PACK_WORK = 5_000_000
-MAX_CHART_WIDTH = 65_536
 MAX_KNOWN_LABELS = 100_000
 MAX_COUNT = (1 << 31) - 1
 LABEL_SOURCES = ("deprel", "phrase", "projection")
+POS_COLUMNS = ("auto", "xpos", "upos")  # the tag columns read_conll reads (its ``pos``)
 _NPY_HEADER_BYTES = 1 << 16
 _CHUNK = 1 << 20
 _TAG = re.compile(rf"\S{{1,{MAX_LABEL_CHARS}}}")
@@ -90,36 +89,6 @@ def read_model_file(path: str, fmt: str, version: int, oldest: int = 1
     return meta, np.ascontiguousarray(weights, dtype=np.float32)
 
 
-def read_archive(path: str, fmt: str, what: str, max_members: int, max_member_bytes: int,
-                 dtypes: dict[str, tuple[str, ...]]) -> tuple[dict, dict[str, np.ndarray]]:
-    """The JSON of member ``meta`` and every other member as a one-dimensional array, read
-    from the ``.npz`` file at ``path`` with the same safeguards as a PAD model (a regular
-    file, bounded members, no pickles, bounded JSON). ``dtypes`` maps a member name's last
-    dotted part (``index`` in ``arcs.index``) to the array types it may have; the metadata's
-    format name must be ``fmt``. ModelError names the file and the problem (``what`` the
-    kind of file, as the user knows it)."""
-    with _reading(path, what):
-        with _open_regular(path, what) as f:
-            with zipfile.ZipFile(f) as z:
-                names = [i.filename for i in z.infolist()]
-            f.seek(0)
-            raw = _members(f, dict.fromkeys(names, max_member_bytes + _NPY_HEADER_BYTES),
-                           max_members)
-        if "meta.npy" not in raw:
-            raise _Bad(f"not a PAD Studio {what} (no meta)")
-        meta = _json(_npy(raw.pop("meta.npy"), "meta", ("|u1",)).tobytes())
-        if meta.get("format") != fmt:
-            raise _Bad(f"not a PAD Studio {what} (format {_shown(meta.get('format'))})")
-        arrays = {}
-        for name, data in raw.items():
-            key = name.removesuffix(".npy")
-            allowed = dtypes.get(key.rpartition(".")[2])
-            if allowed is None:
-                raise _Bad(f"unexpected archive member {name}")
-            arrays[key] = _npy(data, key, allowed)
-    return meta, arrays
-
-
 class _reading:
     """Turn the problems of reading ``path`` into one ModelError line naming it."""
 
@@ -144,20 +113,9 @@ class _reading:
 
 def _open_regular(path: str, what: str = "model") -> io.BufferedReader:
     try:
-        st = os.stat(path)
-    except FileNotFoundError:
-        raise _Bad(f"no such {what} file") from None
-    problem = regular_file_problem(st)
-    if problem:
-        raise _Bad(f"{problem}: not read as a {what}")
-    if st.st_size > MAX_FILE_BYTES:
-        raise _Bad(f"{st.st_size} bytes is more than a model file may have ({MAX_FILE_BYTES})")
-    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
-    now = os.fstat(fd)
-    if (now.st_dev, now.st_ino) != (st.st_dev, st.st_ino) or not stat.S_ISREG(now.st_mode):
-        os.close(fd)
-        raise _Bad("the file changed while it was opened")
-    return os.fdopen(fd, "rb")
+        return open_read(path, what, MAX_FILE_BYTES)
+    except InputError as err:
+        raise _Bad(err.problem) from None
 
 
 def _members(f: io.BufferedReader, limits: dict[str, int], max_members: int
@@ -266,6 +224,19 @@ def check_meta(meta: dict, weights: np.ndarray, fmt: str, version: int, oldest: 
         raise _Bad(f"damaged model metadata: {bad}") from None
 
 
+def meta_problem(text: bytes, weights: np.ndarray) -> str | None:
+    """What loading would refuse in a model's metadata (its UTF-8 JSON ``text``) and weights
+    (one line), or None: what training asks before it trains, and saving before it writes."""
+    if len(text) > MAX_META_BYTES:
+        return (f"its metadata is {len(text):,} bytes, more than a model file holds "
+                f"({MAX_META_BYTES:,})")
+    try:
+        _check_fields(_json(text), weights)
+    except _Bad as bad:
+        return str(bad)
+    return None
+
+
 def _check_fields(meta: dict, weights: np.ndarray) -> None:
     bits = _int(meta.get("feature_bits"), "feature_bits", MIN_FEATURE_BITS, MAX_FEATURE_BITS)
     if weights.shape != (1 << bits,):
@@ -276,9 +247,7 @@ def _check_fields(meta: dict, weights: np.ndarray) -> None:
     alpha = meta.get("alpha", 0.98)
     if type(alpha) not in (int, float) or not (math.isfinite(alpha) and 0 <= alpha <= 1):
         raise _Bad(f"alpha must be a number in 0..1, not {_shown(alpha)}")
-    headrules = meta.get("headrules", "collins")
-    if not isinstance(headrules, str) or not _NAME.fullmatch(headrules):
-        raise _Bad(f"headrules must name a head table, not {_shown(headrules)}")
+    _check_recorded(meta)
     if not isinstance(meta.get("training", {}), dict):
         raise _Bad("training must be a JSON object")
     projections = meta.get("projections", {})
@@ -293,6 +262,20 @@ def _check_fields(meta: dict, weights: np.ndarray) -> None:
     if not isinstance(grammar, dict):
         raise _Bad("grammar missing or not a JSON object")
     _check_grammar(grammar)
+
+
+def _check_recorded(meta: dict) -> None:
+    """The head table and tag column a model records: a name, never a path (a shipped
+    table's, or the file name of the user's own, which ``pad train`` records; nothing opens
+    it from the model), and a known column."""
+    headrules = meta.get("headrules", "collins")
+    if not isinstance(headrules, str) or not _NAME.fullmatch(headrules) or headrules in (
+            ".", "..") or set(headrules) & set("/\\:"):
+        raise _Bad("headrules must name a head table (a shipped one, such as collins, or "
+                   f"a table file's name without its folder), not {_shown(headrules)}")
+    if meta.get("pos_column", "auto") not in POS_COLUMNS:
+        raise _Bad(f"pos_column must be {' or '.join(POS_COLUMNS)}, not "
+                   f"{_shown(meta['pos_column'])}")
 
 
 def _check_labels(labels: object) -> None:
@@ -331,26 +314,23 @@ def _check_grammar(g: dict) -> None:
     nb, nu = len(binary), len(unary)
     if nb + nu == 0:
         raise _Bad("the grammar has no rules")
-    if (nb + nu) * (ntags + 1) > MAX_PACK_WORK:
-        raise _Bad(f"{nb + nu} rules x {ntags + 1} tag rows is more than the decoder packs "
-                   f"({MAX_PACK_WORK})")
-    _table(g["binary_tags"], "binary rule tag", ("tag row", "rule"), (ntags, nb),
-           MAX_PACK_WORK)
-    _table(g["unary_tags"], "unary rule tag", ("tag row", "rule"), (ntags, nu), MAX_PACK_WORK)
+    max_unary = _int(g["max_unary"], "max_unary", 1, MAX_UNARY)
+    too_large = grammar_problem(nsym, ntags, nb + nu, max_unary)
+    if too_large:
+        raise _Bad(too_large)
+    # (row, rule) pairs and side-count keys are unique: more rows than these must repeat
+    _table(g["binary_tags"], "binary rule tag", ("tag row", "rule"), (ntags, nb), ntags * nb)
+    _table(g["unary_tags"], "unary rule tag", ("tag row", "rule"), (ntags, nu), ntags * nu)
     sides = _table(g["side_counts"], "side count", ("head row", "left row", "right row",
                    "left count", "right count"),
                    (ntags + 1, ntags + 1, ntags + 1, MAX_COUNT + 1, MAX_COUNT + 1),
-                   MAX_PACK_WORK, key=3)
+                   (ntags + 1) ** 3, key=3)
     if len(sides):
         total = sides[:, 3] + sides[:, 4]
         wrong = np.flatnonzero((total < 1) | (total > MAX_COUNT))
         if len(wrong):
             raise _Bad(f"side count {int(wrong[0])}: counts {sides[wrong[0], 3]} and "
                        f"{sides[wrong[0], 4]} (their sum must be 1..{MAX_COUNT})")
-    max_unary = _int(g["max_unary"], "max_unary", 1, MAX_UNARY)
-    if nsym * (max_unary + 1) > MAX_CHART_WIDTH:
-        raise _Bad(f"{nsym} symbols x {max_unary + 1} unary layers is more than a decoder "
-                   f"chart cell holds ({MAX_CHART_WIDTH})")
 
 
 def _table(value: object, what: str, columns: tuple[str, ...], bounds: tuple[int, ...],

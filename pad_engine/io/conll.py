@@ -16,8 +16,8 @@ from itertools import chain
 from typing import TextIO
 
 from pad_engine.errors import InputError
-from pad_engine.io.atomic import atomic_open
 from pad_engine.io.encoding import Decoded, read_text
+from pad_engine.io.gate import open_write
 from pad_engine.trees.deptree import DepSentence, tree_problem
 
 COLUMNS = ("ID", "FORM", "LEMMA", "UPOS", "XPOS", "FEATS", "HEAD", "DEPREL", "DEPS", "MISC")
@@ -304,7 +304,7 @@ def write_conll(sentences: Iterable[DepSentence], path_or_textio: str | os.PathL
     as bad are gone. A path is written atomically (the old file survives any error).
     """
     if isinstance(path_or_textio, (str, os.PathLike)):
-        with atomic_open(path_or_textio, "w", encoding="utf-8", newline="\n") as f:
+        with open_write(path_or_textio, "w", encoding="utf-8", newline="\n") as f:
             _write(sentences, f)
     else:
         _write(sentences, path_or_textio)

@@ -16,6 +16,8 @@ import codecs
 import re
 from dataclasses import dataclass, field
 
+from pad_engine.io.gate import TEXT_BYTES, read_bytes
+
 # charset-normalizer's Latin-script single-byte guesses are unreliable on the few accented
 # words of a treebank line (it reads Basque "iñigo" as cp1250 "ińigo"): such a guess keeps its
 # code page only with one of these languages; other Latin guesses mean Windows-1252.
@@ -50,11 +52,12 @@ class Decoded:
                 "(give --encoding if that is wrong)")
 
 
-def read_text(path: str, encoding: str | None = None, *, newlines: bool = False) -> Decoded:
+def read_text(path: str, encoding: str | None = None, *, newlines: bool = False,
+              limit: int = TEXT_BYTES) -> Decoded:
     """A file's text without its BOM (see :func:`decode`). ``newlines=True`` first turns CR
-    and CRLF line ends into LF."""
-    with open(path, "rb") as f:
-        data = f.read()
+    and CRLF line ends into LF. The bytes come through :func:`gate.read_bytes`: a regular
+    file of a bounded size, never a FIFO or a device."""
+    data = read_bytes(path, limit=limit)
     if newlines:
         data = data.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
     return decode(data, encoding)

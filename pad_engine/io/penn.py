@@ -18,8 +18,8 @@ from typing import TextIO
 from nltk import Tree
 
 from pad_engine.errors import InputError
-from pad_engine.io.atomic import atomic_write_text
 from pad_engine.io.encoding import read_text
+from pad_engine.io.gate import write_text
 from pad_engine.io.psd import from_psd, is_psd
 from pad_engine.trees.lextree import escape_word, is_preterminal, strip_label
 from pad_engine.trees.walk import fold
@@ -236,4 +236,4 @@ def write_penn(trees: Iterable[Tree], path_or_textio: str | os.PathLike[str] | T
     if hasattr(path_or_textio, "write"):
         path_or_textio.write(text)
     else:
-        atomic_write_text(path_or_textio, text)
+        write_text(path_or_textio, text)

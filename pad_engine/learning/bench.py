@@ -24,6 +24,7 @@ from pad_engine.decoding.model import Model
 from pad_engine.decoding.parser import Parser, encode, run_decoder
 from pad_engine.errors import InputError
 from pad_engine.io.conll import format_conllx
+from pad_engine.io.gate import read_bytes, write_text
 from pad_engine.learning.evalb import bracket_f1, score
 from pad_engine.learning.train import Example, examples_from_penn, train
 from pad_engine.trees.deplabels import SCHEMES
@@ -211,7 +212,7 @@ def ud_figures(ewt: Path) -> dict:
     with tempfile.TemporaryDirectory() as tmp:
         tmpdir = Path(tmp)
         one = tmpdir / "one.conllu"
-        one.write_text("\n".join(first.lines) + "\n\n", encoding="utf-8")
+        write_text(one, "\n".join(first.lines) + "\n\n", encoding="utf-8")
         startup, _ = convert_process(model_path, one, tmpdir / "one.mrg")
         wall, _ = convert_process(model_path, path, tmpdir / "ewt.mrg")
     return {"ud_sentences": len(sentences), "ud_passes": counts,
@@ -338,16 +339,16 @@ def run_bench(treebank: Path, model_path: Path | None = None, epochs: int = 10,
             model.save(mpath)
         figures["model_file_mb"] = os.path.getsize(mpath) / 1e6
         conll = tmpdir / "test.conll"
-        conll.write_text("".join(
+        write_text(conll, "".join(
             format_conllx(ex.forms, ex.tags, ex.heads, ex.rels) + "\n" for ex in test
         ), encoding="utf-8")
         one = tmpdir / "one.conll"
-        one.write_text(format_conllx(first.forms, first.tags, first.heads, first.rels) + "\n",
+        write_text(one, format_conllx(first.forms, first.tags, first.heads, first.rels) + "\n",
                        encoding="utf-8")
         convert_process(mpath, one, tmpdir / "one.mrg")  # fills the JIT cache if empty
         startup, _ = convert_process(mpath, one, tmpdir / "one.mrg")
         big = tmpdir / "big.conll"
-        big.write_text(conll.read_text(encoding="utf-8") * 10, encoding="utf-8")
+        write_text(big, read_bytes(conll).decode("utf-8") * 10, encoding="utf-8")
         wall, peak = convert_process(mpath, big, tmpdir / "big.mrg")
         figures["startup_seconds"] = startup
         figures["end_to_end_sent_per_s"] = _rate(10 * len(test), wall - startup)

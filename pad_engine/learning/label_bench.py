@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from pad_engine.errors import InputError
+from pad_engine.io.gate import read_bytes
 from pad_engine.trees.deptree import DepSentence
 from pad_engine.trees.lextree import LexNode, induced_heads, to_line
 
@@ -93,7 +94,7 @@ def read_alpino(path: str) -> tuple[list[AlpinoTree], list[InputError]]:
 def _sentences(path: str) -> list[ET.Element]:
     """The ``alpino_ds`` elements of a file, or an InputError naming it."""
     try:
-        root = ET.parse(path).getroot()
+        root = ET.fromstring(read_bytes(path))
     except OSError as err:
         raise InputError(err.strerror or str(err), path) from None
     except ET.ParseError as err:

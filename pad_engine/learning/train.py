@@ -18,6 +18,7 @@ import numpy as np
 from nltk import Tree
 from numba import njit
 
+from pad_engine.decoding.capacity import grammar_problem
 from pad_engine.decoding.decoder import EXACT, decode, derivation_features
 from pad_engine.decoding.features import MAX_CONTEXT
 from pad_engine.decoding.grammar import LEFT_ATTACH, RIGHT_ATTACH, UNKNOWN_TAG, Grammar
@@ -25,7 +26,7 @@ from pad_engine.decoding.model import DEFAULT_BITS, Model
 from pad_engine.decoding.parser import Encoded, chart_inputs, encode
 from pad_engine.decoding.projection import LABELS
 from pad_engine.decoding.rulebased import phrase_labels, projected_tree
-from pad_engine.errors import Cancelled
+from pad_engine.errors import Cancelled, ModelError
 from pad_engine.trees.binarize import (
     HEAD_LEFT,
     LEAF,
@@ -327,7 +328,8 @@ def train(
     projections of up to this many of the pool's sentences (spread over it; none where
     :func:`pool_projections` finds their labels foreign), reported as epoch 0: the model
     starts out following the projection, and the corrected trees teach it where the
-    projection is wrong rather than everything."""
+    projection is wrong rather than everything. A model whose file could not be loaded (a
+    grammar larger than the decoder holds) raises ModelError before any training."""
     start = time.perf_counter()
     model = Model(headrules=headrules, dep_labels=labels) if init is None else _copy_model(init)
     if model.dep_labels and model.dep_labels != "projection":  # its labels are never input
@@ -347,6 +349,7 @@ def train(
     for ex in projected:
         model.grammar.observe(ex.tree, ex.tags, learned=False)
     model.invalidate()
+    _refuse_unloadable(model, backoff)
     model.weights = _fit(model, warm, examples, epochs, seed=seed, eta=eta, l1=l1,
                          margin=margin, progress=progress, cancel=cancel, start=start)
     model.training = {
@@ -366,6 +369,22 @@ def train(
     if warm:
         model.training["warm_start"] = len(warm)
     return model
+
+
+def _refuse_unloadable(model: Model, backoff: bool) -> None:
+    """Refuse, before the training time is spent, a model whose file would be refused on
+    loading: a grammar larger than the decoder holds (``capacity``), or a field out of
+    range, checked as loading checks it."""
+    problem = model.problem()
+    if not problem:
+        return
+    g = model.grammar
+    if grammar_problem(len(g.symbols), len(g.tags), len(g.binary) + len(g.unary),
+                       g.max_unary):
+        raise ModelError(f"the grammar read off these trees is too large to decode: {problem}; "
+                         "train on fewer trees" + (", or without back-off rules (pad train "
+                                                   "--no-backoff)" if backoff else ""))
+    raise ModelError(f"these trees make a model that could not be loaded: {problem}")
 
 
 def _fit(model: Model, warm: list[Example], examples: list[Example], epochs: int, *,

@@ -25,23 +25,17 @@ from pathlib import Path
 
 import numpy as np
 
-from pad_engine.decoding.model_check import read_archive
-from pad_engine.errors import ModelError
-from pad_engine.io.atomic import atomic_open
-from pad_engine.parsing.arcs import FILTER_BITS, sentence_arrays
+from pad_engine.io.gate import write_bytes
+from pad_engine.parsing.arcs import sentence_arrays
 from pad_engine.parsing.features import fits_half
 from pad_engine.parsing.labels import predict_labels
+from pad_engine.parsing.model_check import TAG_COLUMNS, read_text_model_file
 from pad_engine.parsing.perceptron import parse_arrays
 from pad_engine.parsing.tagger import Tagger
 
-MAX_MEMBERS = 64  # a model with two taggers has 15
-MAX_TABLE_BYTES = 256 << 20
-MAX_TABLE_SIZE = 1 << 26  # entries of one hashed table (the bundled models use 2**22 to 2**24)
-TABLE_DTYPES = {"index": ("<u4", "<i4", "<i8", "<u8"), "value": ("<f4", "<f2")}
 HALF_TABLES = ("arcs", "tagger.")  # names (or prefixes) stored as float16, see half_precision
 FORMAT = "pad-studio-text-model"
 VERSION = 5
-TAG_COLUMNS = ("xpos", "upos")
 
 
 @dataclass
@@ -154,76 +148,16 @@ class TextModel:
             arrays[f"{name}.value"] = values.astype(np.float16 if half else np.float32)
         buf = io.BytesIO()
         np.savez_compressed(buf, **arrays)
-        with atomic_open(path, "wb") as out:
-            out.write(buf.getvalue())
+        write_bytes(path, buf.getvalue())
 
     @classmethod
     def load(cls, path: str | Path) -> TextModel:
-        """Load a text model; damaged, truncated or foreign files raise ModelError."""
-        path = str(path)
-        meta, arrays = read_archive(path, FORMAT, "text model", MAX_MEMBERS, MAX_TABLE_BYTES,
-                                    TABLE_DTYPES)
-        version = meta.get("version")
-        if not isinstance(version, int) or version > VERSION:
-            raise ModelError(f"{path}: text model format version {str(version)[:20]} is "
-                             f"newer than this PAD Studio understands ({VERSION}); "
-                             "upgrade PAD Studio")
-        if version != VERSION:
-            raise ModelError(f"{path}: text model format version {version} is older than "
-                             f"this PAD Studio's ({VERSION}); retrain it with pad train-deps")
-        try:
-            tables = {name: _dense(arrays, name, int(size), path)
-                      for name, size in meta["sizes"].items()}
-        except (KeyError, TypeError, ValueError, AttributeError) as err:
-            raise ModelError(f"{path}: damaged text model metadata ({err})") from None
-        try:
-            taggers = {col: Tagger(list(map(str, t["tags"])), tables[f"tagger.{col}.1"],
-                                   tables[f"tagger.{col}.2"], dict(t.get("training", {})))
-                       for col, t in meta["taggers"].items()}
-            model = cls(taggers, tables["arcs"], tables["filter"].astype(np.int64),
-                        list(map(str, meta["labels"])),
-                        tables["labels"], str(meta["parse_column"]), str(meta["convention"]),
-                        dict(meta.get("training", {})), str(meta["arc_column"]))
-        except (KeyError, TypeError, ValueError) as err:
-            raise ModelError(f"{path}: damaged text model metadata ({err})") from None
-        problem = model._problem()
-        if problem:
-            raise ModelError(f"{path}: damaged text model ({problem})")
-        return model
-
-    def _problem(self) -> str | None:
-        for column in (self.parse_column, self.arc_column):
-            if column not in self.taggers:
-                return f"no tagger for the tag column {column!r}"
-        if not _power_of_two(self.arc_weights.shape[0]):
-            return "arc table size is not a power of two"
-        if self.arc_filter.shape != (1 << FILTER_BITS,) or self.arc_filter.min() < 0:
-            return "bad arc filter table"
-        for col, t in self.taggers.items():
-            if col not in TAG_COLUMNS or not t.tags:
-                return f"bad tagger {col!r}"
-            if t.weights.shape != t.weights2.shape or not _power_of_two(
-                    t.weights.shape[0] - len(t.tags)):
-                return f"tagger {col!r} tables do not fit its {len(t.tags)} tags"
-        if self.labels and not _power_of_two(self.label_weights.shape[0] - len(self.labels)):
-            return f"label table does not fit its {len(self.labels)} labels"
-        return None
-
-
-def _power_of_two(k: int) -> bool:
-    return k > 0 and k & (k - 1) == 0
-
-
-def _dense(data, name: str, size: int, path: str) -> np.ndarray:
-    index = data[f"{name}.index"]
-    value = data[f"{name}.value"]
-    if not 0 <= size <= MAX_TABLE_SIZE:
-        raise ModelError(f"{path}: damaged text model (table {name!r} of {size} entries)")
-    if not np.all(np.isfinite(value)):
-        raise ModelError(f"{path}: damaged text model (table {name!r} has weights that are "
-                         "not finite)")
-    if index.shape != value.shape or index.ndim != 1 or (index.size and index.max() >= size):
-        raise ModelError(f"{path}: damaged text model (table {name!r} does not fit its size)")
-    table = np.zeros(size, np.float32)
-    table[index.astype(np.int64)] = value
-    return table
+        """Load a text model; damaged, truncated, foreign or crafted files raise ModelError
+        (every field and size is checked first, see :mod:`pad_engine.parsing.model_check`)."""
+        meta, tables = read_text_model_file(str(path), FORMAT, VERSION)
+        taggers = {col: Tagger(list(t["tags"]), tables[f"tagger.{col}.1"],
+                               tables[f"tagger.{col}.2"], dict(t.get("training", {})))
+                   for col, t in meta["taggers"].items()}
+        return cls(taggers, tables["arcs"], tables["filter"].astype(np.int64),
+                   list(meta["labels"]), tables["labels"], meta["parse_column"],
+                   meta["convention"], dict(meta.get("training", {})), meta["arc_column"])

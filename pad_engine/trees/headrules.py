@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from nltk import Tree
 
 from pad_engine.errors import InputError
+from pad_engine.io.gate import TABLE_BYTES, read_bytes
 from pad_engine.trees.lextree import is_preterminal, positioned, strip_label
 from pad_engine.trees.walk import fold
 
@@ -72,11 +73,14 @@ class HeadRules:
             path = str(resource_path("headrules", name + ".txt"))
         else:
             path = name
-            if not os.path.isfile(path):  # also never a FIFO or a device (a model names it)
-                raise InputError(f"no head-rule table {name!r}: not a file, and the shipped "
+            if not os.path.lexists(path):
+                raise InputError(f"no head-rule table {name!r}: no such file, and the shipped "
                                  f"tables are {', '.join(SHIPPED)}")
-        with open(path, encoding="utf-8") as f:
-            return cls.parse(f.read(), path)
+        data = read_bytes(path, "head table", TABLE_BYTES)  # never a FIFO (a model names it)
+        try:
+            return cls.parse(data.decode("utf-8"), path)
+        except UnicodeDecodeError as err:
+            raise InputError(f"not UTF-8 text ({err.reason} at byte {err.start})", path) from None
 
     @classmethod
     def parse(cls, text: str, path: str | None = None) -> HeadRules:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 
-from pad_engine.api import Engine, PadError, atomic_write_text, to_line, write_conll
+from pad_engine.api import Engine, PadError, to_line, write_conll, write_text
 from pad_gui.controllers.engine import K_BEST
 from pad_gui.session import Session
 
@@ -40,7 +40,7 @@ def penn_job(session: Session, path: str, corrected_only: bool
                     lines.append("")
                     continue
             lines.append(to_line(tree, sent.forms))
-        atomic_write_text(path, "".join(line + "\n" for line in lines))
+        write_text(path, "".join(line + "\n" for line in lines))
         return len(lines) - len(problems), problems
 
     return job
@@ -89,6 +89,7 @@ def root_relations(old: list[int], new: list[int], rels: list[str]) -> list[str]
 def write_detached(session: Session, path: str) -> str:
     """Write the corrections that lost their sentence, one block each (what it was, why it
     is detached, its Penn tree): nothing the annotator confirmed is only in the project."""
+    refuse_input(session, path)
     items = session.detached()
     blocks = []
     for d in items:
@@ -96,7 +97,7 @@ def write_detached(session: Session, path: str) -> str:
         if d.applied:
             lines.append(f"# applied to = {d.applied}")
         blocks.append("\n".join(lines + [d.penn or ""]) + "\n\n")
-    atomic_write_text(path, "".join(blocks))
+    write_text(path, "".join(blocks))
     return f"Exported {len(items)} detached corrections to {path}"
 
 

@@ -22,10 +22,12 @@ from pad_engine.api import (
     Model,
     PadError,
     Plan,
-    atomic_open,
     choose,
     default_model_path,
     plan,
+    prepare_outputs,
+    read_bytes,
+    write_bytes,
 )
 from pad_gui.controllers.engine import Converter
 from pad_gui.controllers.workspace import Workspace
@@ -38,14 +40,14 @@ def model_bytes(model: Model) -> bytes:
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "model.padmodel"
         model.save(path)
-        return path.read_bytes()
+        return read_bytes(path, "model")
 
 
 def model_from_bytes(data: bytes) -> Model:
     """Inverse of :func:`model_bytes` (raises ModelError on damaged bytes)."""
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "model.padmodel"
-        path.write_bytes(data)
+        write_bytes(path, data)
         return Model.load(path)
 
 
@@ -226,17 +228,18 @@ class ModelVersions:
     def export(self, version: int, path: str | Path) -> str:
         """Write a version's model file (atomically) for ``pad convert --model``; says
         what happened."""
+        session = self.workspace.session
         try:
+            prepare_outputs([path], [session.path, session.store.path] if session else [])
             if version == BUNDLED:
                 if (self.startup_path is None and self.choice is not None
                         and self.choice.path is None):
                     raise PadError("the rule-based projection has no model file")
                 chosen = self.choice.path if self.choice is not None else None
-                data = Path(self.startup_path or chosen or default_model_path()).read_bytes()
+                data = read_bytes(self.startup_path or chosen or default_model_path(), "model")
             else:
                 data = self.store.version_bytes(version)
-            with atomic_open(path, "wb") as out:
-                out.write(data)
+            write_bytes(path, data)
         except (OSError, KeyError, PadError) as e:
             message = f"Cannot export model version {version}: {e}"
         else:

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 from collections.abc import Callable
 from pathlib import Path
 
@@ -26,10 +25,12 @@ from pad_engine.api import (
     ParserComparison,
     TextModel,
     adapt_parser,
-    atomic_open,
+    check_output,
     compare_parsers,
     load_parser,
     predict_arcs,
+    read_bytes,
+    write_bytes,
 )
 from pad_gui.events import Event
 from pad_gui.session import MACHINE, Session
@@ -53,8 +54,7 @@ def copy_parser(project: str | Path, target: str | Path) -> Path | None:
     if not source.exists():
         return None
     out = parser_path(target)
-    with source.open("rb") as src, atomic_open(out, "wb") as dst:
-        shutil.copyfileobj(src, dst)
+    write_bytes(out, read_bytes(source, "text model"))
     return out
 
 
@@ -224,8 +224,9 @@ class ParserAdaptation:
         if not s.read_only:
             path = parser_path(s.store.path)
             try:
+                check_output(path)  # never a FIFO or a device beside the project
                 os.replace(_candidate(s.store.path), path)
-            except OSError as e:
+            except (OSError, PadError) as e:
                 saved = f" (it could not be saved beside the project: {e})"
             else:
                 s.store.set_meta(PARSER_META, path.name)

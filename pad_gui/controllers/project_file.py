@@ -5,9 +5,10 @@ The writer holds an exclusive ``flock`` on ``PROJECT.lock`` (which names its pro
 host) for as long as the project is open; the lock dies with its process, so a crashed
 app leaves no stale lock behind. A second window or process opens the project read-only
 and says who holds it. A file SQLite cannot read (random bytes, truncation, a corrupt
-page, tables of another shape) is renamed aside, never deleted, and a fresh project takes
-its place; a file another program keeps locked is opened without saving. Either way the
-annotator is told, in one sentence, what happened and where the old file went.
+page) or whose schema the app did not make (:mod:`~pad_gui.controllers.project_schema`)
+is renamed aside, never deleted, and a fresh project takes its place; a file another
+program keeps locked is opened without saving. Either way the annotator is told, in one
+sentence, what happened and where the old file went.
 """
 
 from __future__ import annotations
@@ -19,16 +20,13 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from pad_gui.controllers.project_schema import schema_problem
 from pad_gui.store import ProjectStore
 
 try:
     import fcntl
 except ImportError:  # Windows: no advisory locks; one writer is then the annotator's care
     fcntl = None
-
-EXPECTED = {"sentence": {"words", "status", "chosen", "heads", "tree", "seconds"},
-            "meta": {"key", "value"}, "model_version": {"id", "model", "how"}}
-
 
 @dataclass
 class Opened:
@@ -131,11 +129,7 @@ def damage(path: Path) -> str | None:
         check = db.execute("PRAGMA quick_check").fetchone()
         if check is None or check[0] != "ok":
             return f"damaged pages: {check[0] if check else 'no answer'}"
-        for table, columns in EXPECTED.items():
-            have = {row[1] for row in db.execute(f"PRAGMA table_info({table})")}
-            if have and not columns <= have:
-                return f"its table {table} lacks {', '.join(sorted(columns - have))}"
-        return None
+        return schema_problem(db)
     finally:
         db.close()
 

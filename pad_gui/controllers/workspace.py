@@ -17,9 +17,11 @@ from pad_engine.api import (
     InputError,
     Model,
     PadError,
+    check_inputs,
     edits,
     induced_heads,
     margin_of,
+    prepare_outputs,
     priority,
     read_for_annotation,
 )
@@ -54,7 +56,8 @@ class Workspace:
     ``message(text, ms)`` (0: until the next), ``navigated(idx)`` (another sentence is
     on screen), ``redraw(select, fit)`` (draw the sentence on screen again), ``row(idx)``
     (a sentence's status changed), ``ready()`` (a model decodes: see ``converter``),
-    ``step(Step)`` (an edit, for the undo stack), ``exported(message)``.
+    ``step(Step)`` (an edit, for the undo stack), ``exported(message)``, ``alarm(text)``
+    (an error the annotator must see at once: the project refused a write).
     """
 
     def __init__(self, engine: EngineThread, projects: Projects):
@@ -73,6 +76,7 @@ class Workspace:
         self.notice = ""  # what opening the project had to say (read-only, set aside)
         self.opened, self.problems, self.message, self.navigated = (Event() for _ in "1234")
         self.redraw, self.row, self.ready, self.step = (Event() for _ in "1234")
+        self.alarm = Event()
         engine.ready.connect(self._engine_ready)
         engine.decoded.connect(self._decoded)
 
@@ -183,17 +187,19 @@ class Workspace:
         closing = self.session is not None
         self.close()  # lets go of this window's own lock first: reopening is no second writer
         try:
+            check_inputs([project])  # SQLite would wait forever on a FIFO
             opened = open_project(project)
+            opened.store.on_problem = self.alarm.emit
             try:
                 session = Session(path, result, opened.store, self.serial + 1)
             except sqlite3.Error as e:  # a row SQLite itself cannot read, or a lock
                 opened = recover(opened, e)
+                opened.store.on_problem = self.alarm.emit
                 session = Session(path, result, opened.store, self.serial + 1)
-        except (sqlite3.Error, OSError) as e:
+        except (sqlite3.Error, OSError, PadError) as e:
             if closing:
                 self.opened.emit()  # the previous file is closed: its views go
             return self._cannot_open(path, f"its project {project} cannot be used: {e}")
-        session.store.on_problem = lambda text: self.message.emit(text, 0)
         self.serial += 1
         self.engine.drop_pending()
         self.session = session
@@ -254,19 +260,23 @@ class Workspace:
         if s is None:
             return
         try:
+            prepare_outputs([path], [s.path, s.store.path])
             s.store.copy_to(path)
             if s.store.meta(PARSER_META) and copy_parser(s.store.path, path) is None:
                 self.message.emit(f"The d-parser adapted in {s.store.path} is missing: "
                                   f"{path} will predict with the bundled one", LONG)
-        except (sqlite3.Error, OSError) as e:
+        except (sqlite3.Error, OSError, PadError) as e:
             self.message.emit(f"Cannot save the project as {path}: {e}", LONG)
             return
+        waiting, s.store.unsaved = s.store.unsaved, []  # refused here: written there
         s.store.close()
         opened = open_project(path)
         s.store = opened.store
+        s.store.on_problem = self.alarm.emit
+        s.store.unsaved = waiting
+        s.store.flush()
         if s.store.meta(PARSER_META):
             s.store.set_meta(PARSER_META, parser_path(path).name)
-        s.store.on_problem = lambda text: self.message.emit(text, 0)
         self.projects.remember(s.path, path)
         self.message.emit(f"Project saved as {path}" + (f"; {opened.notice}"
                                                          if opened.notice else ""), SHORT)
@@ -286,7 +296,7 @@ class Workspace:
             return
         try:
             message = exports.write_dependencies(self.session, path)
-        except (OSError, ValueError) as e:
+        except (OSError, ValueError, PadError) as e:
             message = f"Export failed: {e}"
         self._done_export(message)
 
@@ -296,7 +306,7 @@ class Workspace:
             return
         try:
             message = exports.write_detached(self.session, path)
-        except OSError as e:
+        except (OSError, ValueError, PadError) as e:
             message = f"Export failed: {e}"
         self._done_export(message)
 

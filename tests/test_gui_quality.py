@@ -21,7 +21,7 @@ def window(qtbot, tiny_model, sample):
     window.open_path(sample)
     s = window.session
     qtbot.waitUntil(lambda: all(s.shown_tree(i) is not None for i in range(len(s))),
-                    timeout=120000)
+                    timeout=600000)  # a loaded machine decodes slowly
     yield window
     window.close()
 

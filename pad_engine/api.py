@@ -44,6 +44,14 @@ from pad_engine.parsing.adapt import ParserComparison
 from pad_engine.parsing.annotation import TEXT_MODEL, predicts_arcs, read_for_annotation
 from pad_engine.parsing.model import TextModel
 from pad_engine.parsing.pipeline import load_text_model
+from pad_engine.quality.agreement import agree_trees
+from pad_engine.quality.consistency import Entry as ConsistencyEntry
+from pad_engine.quality.consistency import apply_variant, find_inconsistencies
+from pad_engine.quality.forest import Flat, Treebank
+from pad_engine.quality.forest import Sentence as SearchSentence
+from pad_engine.quality.match import Match, find
+from pad_engine.quality.query import QueryError, parse_query
+from pad_engine.quality.sources import trees_for
 from pad_engine.resources import resource_path
 from pad_engine.trees import edits
 from pad_engine.trees.deptree import DepSentence, tree_problem
@@ -65,6 +73,9 @@ __all__ = [
     "open_write", "predicts_arcs", "prepare_outputs", "read_bytes", "read_conll",
     "read_for_annotation", "resource_path", "retrain", "to_line", "tree_problem", "write_bytes",
     "write_conll", "write_text",
+    # treebank quality: search, consistency, agreement
+    "ConsistencyEntry", "Flat", "Match", "QueryError", "SearchSentence", "Treebank", "agree_trees",
+    "apply_variant", "find", "find_inconsistencies", "parse_query", "trees_for",
 ]
 
 

@@ -42,6 +42,7 @@ from pad_gui.editing import TreeEditor
 from pad_gui.model_versions import ModelDialogs
 from pad_gui.parse_view import LEGEND, ParseScene, ParseView
 from pad_gui.qtcompat import protect_singletons
+from pad_gui.quality_views import QualityViews
 from pad_gui.sentence_list import SentencePanel
 from pad_gui.undo import UndoStacks
 
@@ -79,6 +80,7 @@ class MainWindow(QMainWindow):
         self.undo = UndoStacks(self.undo_group, w.apply)
         self._build_widgets()
         self.editor = TreeEditor(w, self.scene, self.view, self.label_edit)
+        self.quality = QualityViews(self)
         self.scene.selectionChanged.connect(self._on_node_selection)
         self.qactions: dict[str, QAction] = {}
         self._build_actions()
@@ -183,6 +185,9 @@ class MainWindow(QMainWindow):
             "export-conll": lambda: self._export(".corrected.conllu"),
             "batch": lambda: show_batch_dialog(self, self.model_path, self.models),
             "detached": self.show_detached,
+            "compare": lambda: self.quality.compare_with(),
+            "search": self.quality.show_search,
+            "consistency": self.quality.show_consistency,
             "quit": self.close,
             "relabel": ed.focus_label,
             "delete": ed.delete_node,

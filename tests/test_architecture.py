@@ -22,7 +22,7 @@ LAYERS = (
     ("pad_engine.trees",),
     ("pad_engine.io",),
     ("pad_engine.decoding", "pad_engine.parsing"),
-    ("pad_engine.learning",),
+    ("pad_engine.learning", "pad_engine.quality"),
     ("pad_engine.batch",),
     ("pad_engine.api",),
     ("pad_engine.cli", "pad_engine.__main__"),

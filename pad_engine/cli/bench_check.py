@@ -31,8 +31,8 @@ def run(args: argparse.Namespace) -> int:
     from pad_engine.quality.sources import penn_sentences
     from pad_engine.trees.headrules import HeadRules
 
-    check_inputs([p for p in args.files if not Path(p).is_dir()],
-                 [p for p in args.files if Path(p).is_dir()])
+    # a folder of Penn files, or Penn files: what is not a regular file is asked as a folder
+    check_inputs(folders=[p for p in args.files if not Path(p).is_file()])
     if not 0 < args.rate <= 1:
         raise InputError(f"--rate must be in (0, 1], not {args.rate}")
     if args.seeds < 1:

@@ -37,8 +37,11 @@ def run(args: argparse.Namespace) -> int:
     from pad_engine.io.gate import check_inputs
     from pad_engine.quality.consistency import find_inconsistencies
     from pad_engine.quality.sources import is_conll, read_sentences
+    from pad_engine.trees.headrules import SHIPPED
 
-    check_inputs([*args.files, *args.trees])
+    # a head table named by its path is a file read too (a shipped one is named)
+    check_inputs([*args.files, *args.trees,
+                  *([] if args.headrules in SHIPPED else [args.headrules])])
     if args.top < 1:
         raise InputError(f"--top must be at least 1, not {args.top}")
     sentences = read_sentences(args.files, args.trees, args.headrules, args.encoding,

@@ -52,8 +52,11 @@ def run(args: argparse.Namespace) -> int:
     from pad_engine.quality.match import find
     from pad_engine.quality.query import parse_query
     from pad_engine.quality.sources import read_sentences
+    from pad_engine.trees.headrules import SHIPPED
 
-    check_inputs([*args.files, *args.trees])
+    # a head table named by its path is a file read too (a shipped one is named)
+    check_inputs([*args.files, *args.trees,
+                  *([] if args.headrules in SHIPPED else [args.headrules])])
     pattern = parse_query(args.query)  # before the files are read: a typo fails fast
     bank = Treebank.of(read_sentences(args.files, args.trees, args.headrules, args.encoding,
                                       lambda note: print(f"pad search: {note}",

@@ -66,3 +66,53 @@ def test_arc_figures_equal_pad_eval_deps(tmp_path, capsys):
     out = capsys.readouterr().out
     assert f"UAS {uas}, LAS {las}" in out
     assert "sentence 1: arcs: word 1 2 det / 3 det, word 2 3 nsubj / 3 obj" in out
+
+
+def _project(path, trees: dict[int, str]) -> None:
+    """A project as the app writes it, with the annotator's tree of some sentences."""
+    from pad_gui.store import ProjectStore
+
+    store = ProjectStore(path)
+    for idx, penn in trees.items():
+        store.save_view(f"k{idx}", idx, f"words {idx}", 0, [0], None, None, penn)
+    store.close()
+
+
+def test_two_projects_are_compared_on_the_sentences_both_annotated(tmp_path, capsys):
+    """Two annotators' projects of one file: pad agree pairs the sentences both made a tree
+    of by sentence, numbers them as in the file, and scores them as pad eval scores the
+    same trees."""
+    same = "(TOP (S (NP (DT the) (NN dog)) (VP (VBD saw) (NP (PRP me)))))"
+    a_tree = "(TOP (S (NP (NNS dogs)) (VP (VBP bark))))"
+    b_tree = "(TOP (S (ADJP (NNS dogs)) (VP (VBP bark))))"
+    a, b = tmp_path / "a.padproject", tmp_path / "b.padproject"
+    _project(a, {0: same, 3: a_tree, 5: same})
+    _project(b, {0: same, 3: b_tree, 7: same})
+    assert main(["agree", str(a), str(b)]) == 0
+    captured = capsys.readouterr()
+    assert "2 sentences hold a tree in both projects (3 in A, 3 in B)" in captured.err
+    rows = captured.out.splitlines()
+    assert rows[1].split()[:3] == ["1", "100.00", "yes"]
+    assert rows[2].split()[:3] == ["4", "66.67", "no"]
+    gold, test = tmp_path / "a.mrg", tmp_path / "b.mrg"
+    gold.write_text(f"{same}\n{a_tree}\n", encoding="utf-8")
+    test.write_text(f"{same}\n{b_tree}\n", encoding="utf-8")
+    assert main(["eval", str(gold), str(test)]) == 0
+    f1, exact = _eval_figures(capsys.readouterr().out)
+    assert f"Bracket F1 {f1}, exact match {exact}%" in captured.out
+
+
+def test_a_file_that_is_not_a_project_is_one_message(tmp_path, capsys):
+    import sqlite3
+
+    fake = tmp_path / "x.padproject"
+    db = sqlite3.connect(fake)
+    db.execute("CREATE TABLE sentence (key TEXT)")
+    db.commit()
+    db.close()
+    junk = tmp_path / "y.padproject"
+    junk.write_bytes(b"not sqlite at all\n" * 100)
+    for path in (fake, junk):
+        assert main(["agree", str(path), str(path)]) == 1
+        err = capsys.readouterr().err.strip().splitlines()
+        assert len(err) == 1 and f"{path}: not a PAD Studio project" in err[0], err

@@ -352,6 +352,8 @@ ALLOWED = {
     ("pad_gui/controllers/project_file.py", "os.open"): "the project's lock file (a lock)",
     ("pad_gui/controllers/project_file.py", "sqlite3.connect"):
         "the project file, checked by the workspace before it is opened",
+    ("pad_engine/io/projects.py", "sqlite3.connect"):
+        "a project read by a command: the gate checks it first; opened read-only",
     ("pad_gui/store.py", "sqlite3.connect"):
         "the project file and Save Project As, checked by the workspace first",
     ("pad_engine/decoding/model_check.py", "z.open"): "a member of a model archive the gate "

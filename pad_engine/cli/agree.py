@@ -11,8 +11,11 @@ HELP = ("Compare two annotations of the same sentences: bracket F1 and exact mat
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("a", help="Penn trees (or a CoNLL file: arcs only) of annotator A")
-    parser.add_argument("b", help="the same sentences as annotated by B (same kind of file)")
+    parser.add_argument("a", help="Penn trees, a project (.padproject) or a CoNLL file (arcs "
+                                  "only) of annotator A")
+    parser.add_argument("b", help="the same sentences as annotated by B (same kind of file); "
+                                  "two projects are compared on the sentences both hold a "
+                                  "tree of, paired by sentence")
     parser.add_argument("--headrules", default="collins",
                         help="head table giving Penn trees their d-parse: collins, content, "
                              "or a path")
@@ -24,16 +27,17 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from pad_engine.errors import InputError
     from pad_engine.io.gate import check_inputs
+    from pad_engine.io.projects import is_project
     from pad_engine.quality.sources import is_conll
 
     check_inputs([args.a, args.b])
-    for path in (args.a, args.b):
-        if path.lower().endswith(".padproject"):
-            raise InputError("a project: export its trees (File > Export Penn Trees) and "
-                             "compare those, or use File > Compare With… in the app", path)
-    if is_conll(args.a) != is_conll(args.b):
-        raise InputError("compare two Penn files or two CoNLL files, not one of each", args.b)
-    result = _conll(args) if is_conll(args.a) else _penn(args)
+    kinds = [("project" if is_project(p) else "CoNLL" if is_conll(p) else "Penn")
+             for p in (args.a, args.b)]
+    if kinds[0] != kinds[1]:
+        raise InputError(f"compare two files of one kind, not a {kinds[0]} file and a "
+                         f"{kinds[1]} file", args.b)
+    result = (_projects(args) if kinds[0] == "project" else _conll(args)
+              if kinds[0] == "CoNLL" else _penn(args))
     _print(result, args.quiet)
     return 0
 
@@ -42,29 +46,57 @@ def _penn(args: argparse.Namespace):
     import sys
 
     from pad_engine.errors import InputError
-    from pad_engine.io.penn import normalize, parse_penn
     from pad_engine.learning import evalb
-    from pad_engine.quality.agreement import agree_trees
-    from pad_engine.trees.headrules import HeadRules, dependencies
 
     def warn(note: str) -> None:
         print(f"pad agree: {note}", file=sys.stderr)
 
+    trees_a, trees_b = (evalb.read_trees(p, args.encoding, warn) for p in (args.a, args.b))
+    if len(trees_a) != len(trees_b):
+        raise InputError(f"{len(trees_b)} trees here but {len(trees_a)} in {args.a}", args.b)
+    return _trees(args, trees_a, trees_b)
+
+
+def _projects(args: argparse.Namespace):
+    """Two annotators' projects of the same file: the sentences both made a tree of, paired
+    by sentence (the app's key), in A's order."""
+    import sys
+
+    from pad_engine.errors import InputError
+    from pad_engine.io.projects import read_project_trees
+
+    a, b = read_project_trees(args.a), read_project_trees(args.b)
+    by_key = {t.key: t for t in b}
+    pairs = [(x, by_key[x.key]) for x in a if x.key in by_key]
+    if not pairs:
+        raise InputError(f"no sentence holds a tree in both projects ({len(a)} in A, "
+                         f"{len(b)} in B)", args.b)
+    print(f"pad agree: {len(pairs)} sentences hold a tree in both projects ({len(a)} in A, "
+          f"{len(b)} in B); sentences numbered as in the file", file=sys.stderr)
+    result = _trees(args, [x.penn for x, _ in pairs], [y.penn for _, y in pairs])
+    for row, (x, _) in zip(result.sentences, pairs):
+        row.number = x.index + 1
+    return result
+
+
+def _trees(args: argparse.Namespace, trees_a: list[str], trees_b: list[str]):
+    """Agreement of two lists of one-line trees, with the d-parses the head table reads off
+    them."""
+    from pad_engine.io.penn import normalize, parse_penn
+    from pad_engine.quality.agreement import agree_trees
+    from pad_engine.trees.headrules import HeadRules, dependencies
+
     rules = HeadRules.load(args.headrules)
-    sides = []
-    for path in (args.a, args.b):
-        lines = evalb.read_trees(path, args.encoding, warn)
-        arcs = []
+    arcs = []
+    for path, lines in ((args.a, trees_a), (args.b, trees_b)):
+        side = []
         for line in lines:
             trees = parse_penn(line, path, on_error="skip").trees if line.strip() else []
             norm = normalize(trees[0]) if trees else None
-            arcs.append(dependencies(norm, rules)[2:] if norm is not None and len(norm)
+            side.append(dependencies(norm, rules)[2:] if norm is not None and len(norm)
                         else ([], []))
-        sides.append((lines, arcs))
-    (trees_a, arcs_a), (trees_b, arcs_b) = sides
-    if len(trees_a) != len(trees_b):
-        raise InputError(f"{len(trees_b)} trees here but {len(trees_a)} in {args.a}", args.b)
-    return agree_trees(trees_a, trees_b, arcs_a, arcs_b)
+        arcs.append(side)
+    return agree_trees(trees_a, trees_b, arcs[0], arcs[1])
 
 
 def _conll(args: argparse.Namespace):

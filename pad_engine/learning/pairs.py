@@ -61,7 +61,11 @@ def make_pairs(trees: Iterable[Tree], sentences: Iterable[DepSentence], path: st
 def make_pair(tree: Tree, sent: DepSentence, path: str) -> Pair:
     """One tree with its d-parse: the d-parse's words and tags go to the tree's leaves (the
     c-parse escapes brackets inside words; the d-parse does not). InputError when the word
-    counts differ."""
+    counts differ, or when the tree is too deep to train on (refused first: the positions
+    of its nodes would take memory quadratic in its depth)."""
+    problem = training_depth_problem(tree)
+    if problem:
+        raise InputError(f"its paired c-parse: {problem}", path, sent.line)
     norm = normalize(tree)
     pre = [node for node, _ in _nodes(norm) if is_preterminal(node)]
     if len(pre) != len(sent.forms):

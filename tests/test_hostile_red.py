@@ -59,3 +59,53 @@ def test_oracle_and_corrected_skip_a_100k_deep_tree_with_one_line(tmp_path):
                     "-o", str(tmp_path / "c.mrg")])
     assert "Traceback" not in proc.stderr and "too deep to train on" in proc.stderr, \
         proc.stderr
+
+
+def directory_bomb(n: int, declared: int | None = None, zip64: bool = False) -> bytes:
+    """A zip of ``n`` one-letter central-directory entries (47 bytes each) whose end record
+    declares ``declared`` of them (default: as many as 16 bits hold)."""
+    import struct
+    entry = struct.pack("<4s4B4HL2L5H2L", b"PK\x01\x02", 20, 3, 20, 0, 0, 0, 0, 0, 0, 0, 0,
+                        1, 0, 0, 0, 0, 0, 0) + b"a"
+    body = entry * n
+    count = min(n, 0xFFFF) if declared is None else declared
+    end = b""
+    if zip64:
+        record = struct.pack("<4sQ2H2L4Q", b"PK\x06\x06", 44, 45, 45, 0, 0, n, n, len(body), 0)
+        locator = struct.pack("<4sLQL", b"PK\x06\x07", 0, len(body), 1)
+        end = record + locator
+        count, size = 0xFFFF, 0xFFFFFFFF
+    else:
+        size = len(body)
+    return body + end + struct.pack("<4s4H2LH", b"PK\x05\x06", 0, 0, count, count, size,
+                                    0 if zip64 else 0, 0)
+
+
+@pytest.mark.parametrize("suffix", ["padmodel", "padparser"])
+@pytest.mark.parametrize("declared, zip64, problem", [
+    (None, False, "the archive has 65535 members"),
+    (2, False, "the archive's directory is 9400000 bytes"),
+    (None, True, "the archive has 200000 members"),
+])
+def test_a_model_of_many_tiny_members_is_refused_before_its_directory_is_listed(
+        tmp_path, monkeypatch, suffix, declared, zip64, problem):
+    """zipfile listed the whole central directory before the member count was checked: a
+    235 MB .padmodel of five million one-letter entries took 35 s (and gigabytes) to be
+    refused, the app frozen meanwhile. The end record's count and directory size are now
+    checked first: zipfile never lists such a directory."""
+    import zipfile
+
+    from pad_engine.decoding.model import Model
+    from pad_engine.errors import ModelError
+    from pad_engine.parsing.model import TextModel
+
+    bomb = tmp_path / f"bomb.{suffix}"
+    bomb.write_bytes(directory_bomb(200_000, declared, zip64))
+
+    def listed(self):
+        raise AssertionError("zipfile listed the directory")
+
+    monkeypatch.setattr(zipfile.ZipFile, "_RealGetContents", listed)
+    load = Model.load if suffix == "padmodel" else TextModel.load
+    with pytest.raises(ModelError, match=problem):
+        load(str(bomb))

@@ -36,6 +36,7 @@ import io
 import json
 import math
 import re
+import struct
 import zipfile
 import zlib
 
@@ -53,6 +54,7 @@ from pad_engine.io.gate import open_read
 
 MAX_FILE_BYTES = 256 << 20
 MAX_MEMBERS = 8
+MAX_DIRECTORY_BYTES = 1 << 20  # a model's central directory: a few hundred bytes
 MAX_META_BYTES = 16 << 20  # the bundled UD model's metadata: 0.26 MB
 MAX_JSON_DEPTH = 32  # the format itself nests 4 deep
 MIN_FEATURE_BITS, MAX_FEATURE_BITS = 8, 24  # pad train writes 16..24
@@ -122,7 +124,7 @@ def _members(f: io.BufferedReader, limits: dict[str, int], max_members: int
              ) -> dict[str, bytes]:
     """The bytes of the members named in ``limits``, each read in bounded chunks up to its
     limit."""
-    with zipfile.ZipFile(f) as z:
+    with open_zip(f, max_members) as z:
         infos = z.infolist()
         if len(infos) > max_members:
             raise _Bad(f"the archive has {len(infos)} members (at most {max_members} are "
@@ -152,6 +154,35 @@ def _members(f: io.BufferedReader, limits: dict[str, int], max_members: int
                         raise _Bad(f"archive member {name} inflates past {limit} bytes")
             out[name] = b"".join(parts)
     return out
+
+
+def open_zip(f: io.BufferedReader, max_members: int) -> zipfile.ZipFile:
+    """The archive of ``f`` once its end record declares at most ``max_members`` entries and
+    a central directory of at most ``MAX_DIRECTORY_BYTES``: :class:`zipfile.ZipFile` reads
+    and lists the whole directory when it opens, so 200 MB of five million tiny entries
+    would take half a minute and gigabytes before any count could refuse them."""
+    f.seek(0, 2)
+    size = f.tell()
+    # the end record is found as zipfile finds it: last 22 bytes, else the last signature
+    # within a 64 KiB comment; a zip64 locator (20 bytes) and record (56) may precede it
+    f.seek(max(0, size - (22 + 0xFFFF + 76)))
+    tail = f.read()
+    at = len(tail) - 22
+    if not (at >= 0 and tail[at:at + 4] == b"PK\x05\x06" and tail[-2:] == b"\0\0"):
+        at = tail.rfind(b"PK\x05\x06", max(0, len(tail) - (22 + 0xFFFF)))
+    if at >= 0 and len(tail) - at >= 22:
+        entries, directory = struct.unpack_from("<HL", tail, at + 10)
+        record = at - 76
+        if record >= 0 and tail[at - 20:at - 16] == b"PK\x06\x07" \
+                and tail[record:record + 4] == b"PK\x06\x06":
+            entries, directory = struct.unpack_from("<QQ", tail, record + 32)
+        if entries > max_members:
+            raise _Bad(f"the archive has {entries} members (at most {max_members} are read)")
+        if directory > MAX_DIRECTORY_BYTES:
+            raise _Bad(f"the archive's directory is {directory} bytes (at most "
+                       f"{MAX_DIRECTORY_BYTES} are read)")
+    f.seek(0)
+    return zipfile.ZipFile(f)
 
 
 def _npy(raw: bytes, name: str, dtypes: tuple[str, ...]) -> np.ndarray:

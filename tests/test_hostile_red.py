@@ -154,3 +154,56 @@ def test_alpino_xml_entity_bombs_and_external_entities_are_refused(tmp_path):
     for path in (bomb, xxe):
         with pytest.raises(InputError, match="not XML"):
             read_alpino(str(path))
+
+
+@pytest.mark.parametrize("label", ["N\x01P", "N\x9bP", "N\ud800P"], ids=["C0", "C1", "surrogate"])
+def test_a_model_symbol_with_a_control_character_or_a_lone_surrogate_is_refused(tmp_path, label):
+    """A .padmodel's phrase symbols and tags go raw into every Penn line written: \\x01 or a
+    C1 control went through (no white space, no bracket was all that was checked), and a
+    lone surrogate made the write of the output fail with a UnicodeEncodeError traceback."""
+    import io
+    import json
+    import zipfile
+
+    import numpy as np
+    from toy import toy_examples
+
+    from pad_engine.decoding.model import Model
+    from pad_engine.errors import ModelError
+    from pad_engine.learning.train import train
+
+    good = tmp_path / "good.padmodel"
+    train(toy_examples(), epochs=1, bits=12).save(good)
+    with np.load(good) as data:
+        meta = json.loads(data["meta"].tobytes())
+        weights = data["weights"].copy()
+    meta["grammar"]["symbols"].append(label)
+
+    def npy(array: np.ndarray) -> bytes:
+        buf = io.BytesIO()
+        np.save(buf, array)
+        return buf.getvalue()
+
+    bad = tmp_path / "bad.padmodel"
+    with zipfile.ZipFile(bad, "w") as z:
+        z.writestr("weights.npy", npy(weights))
+        z.writestr("meta.npy", npy(np.frombuffer(json.dumps(meta).encode(), np.uint8)))
+    with pytest.raises(ModelError, match="is not a label"):
+        Model.load(str(bad))
+
+
+@pytest.mark.parametrize("label", ["N\x01P", "L" * 50_000], ids=["control", "long"])
+def test_a_label_set_label_penn_cannot_carry_is_refused_with_its_line(tmp_path, label):
+    """A label set's LABEL column is written into every Penn line: a control character or a
+    50,000-character label went into pad convert's output unchecked."""
+
+    labels = tmp_path / "bad.labels"
+    labels.write_text(f"# a label set\nNP * * {label}\n", encoding="utf-8")
+    conll = tmp_path / "in.conll"
+    conll.write_text("1\tdogs\t_\tNNS\tNNS\t_\t2\tnsubj\t_\t_\n"
+                     "2\tbark\t_\tVBP\tVBP\t_\t0\troot\t_\t_\n\n")
+    out = tmp_path / "out.mrg"
+    proc = limited(["convert", str(conll), "--label-set", str(labels), "-o", str(out)])
+    assert proc.returncode == 1, proc.stderr
+    assert f"{labels}:2: label" in proc.stderr and "cannot be written" in proc.stderr
+    assert len(proc.stderr) < 500 and not out.exists()

@@ -65,8 +65,11 @@ LABEL_SOURCES = ("deprel", "phrase", "projection")
 POS_COLUMNS = ("auto", "xpos", "upos")  # the tag columns read_conll reads (its ``pos``)
 _NPY_HEADER_BYTES = 1 << 16
 _CHUNK = 1 << 20
-_TAG = re.compile(rf"\S{{1,{MAX_LABEL_CHARS}}}")
-_PHRASE = re.compile(rf"[^\s()]{{1,{MAX_LABEL_CHARS}}}")
+# labels go raw into Penn and CoNLL lines: no white space, control character (C0, DEL, C1)
+# or lone surrogate (which no UTF-8 file can hold: writing it fails)
+_NOT_IN_LABELS = r"\s\x00-\x1f\x7f-\x9f\ud800-\udfff"
+_TAG = re.compile(rf"[^{_NOT_IN_LABELS}]{{1,{MAX_LABEL_CHARS}}}")
+_PHRASE = re.compile(rf"[^{_NOT_IN_LABELS}()]{{1,{MAX_LABEL_CHARS}}}")
 _NAME = re.compile(r"[^\x00-\x1f]{1,4096}")  # a head table's name or path
 _STRING = re.compile(r'"(?:[^"\\]|\\.)*"')  # linear on valid JSON: every string ends
 _OPEN, _CLOSE = np.frombuffer(b"[{", np.uint8), np.frombuffer(b"]}", np.uint8)
@@ -410,7 +413,8 @@ def _int(value: object, what: str, lo: int, hi: int | None) -> int:
 
 def _label(value: object, what: str, pattern: re.Pattern) -> str:
     if not isinstance(value, str) or not pattern.fullmatch(value):
-        rule = "white space" if pattern is _TAG else "white space or brackets"
+        rule = ("white space or control characters" if pattern is _TAG
+                else "white space, control characters or brackets")
         raise _Bad(f"{what} {_shown(value)} is not a label (1..{MAX_LABEL_CHARS} characters "
                    f"without {rule})")
     return value

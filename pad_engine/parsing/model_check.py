@@ -62,7 +62,7 @@ MAX_LABEL_BITS = 20  # the trainer's: 18
 MAX_FILTER_SPAN = 1 << 24  # words; float32 holds every whole number up to here
 MAX_INFLATION = 16
 INFLATION_FLOOR = 1 << 20  # bytes a table may inflate to whatever it compresses to
-_LABEL = re.compile(rf"[^\s\x00-\x1f\x7f-\x9f]{{1,{MAX_LABEL_CHARS}}}")
+_LABEL = re.compile(rf"[^\s\x00-\x1f\x7f-\x9f\ud800-\udfff]{{1,{MAX_LABEL_CHARS}}}")
 _INDEX, _VALUE = ("<u4",), ("<f4", "<f2")
 
 

@@ -207,3 +207,40 @@ def test_a_label_set_label_penn_cannot_carry_is_refused_with_its_line(tmp_path, 
     assert proc.returncode == 1, proc.stderr
     assert f"{labels}:2: label" in proc.stderr and "cannot be written" in proc.stderr
     assert len(proc.stderr) < 500 and not out.exists()
+
+
+def test_eval_refuses_a_word_over_the_limit_or_a_control_character_with_its_line(tmp_path):
+    """pad eval read its trees with a reader of its own (EVALB's): a 300,000-character word
+    was scored, and a 300 MB line without brackets came back whole in the error message
+    (300 MB on stderr); a control character went through. Now as the Penn reader."""
+    from pad_engine.learning.evalb import read_trees
+
+    good = "(S (NP (NN dog)) (VP (VBZ barks)))\n"
+    cases = {"long": (good + f"(S (NN {'x' * 300_000}))\n", "2: word of 300,000 characters"),
+             "bare": (good + "x" * 3_000_000 + "\n", "2: word of 3,000,000 characters"),
+             "control": (good + "(S (NN a\x01b))\n", "2: control character U+0001")}
+    for name, (text, problem) in cases.items():
+        path = tmp_path / f"{name}.mrg"
+        path.write_text(text, encoding="utf-8")
+        with pytest.raises(InputError) as err:
+            read_trees(str(path))
+        assert problem in str(err.value) and len(str(err.value)) < 300
+
+
+@pytest.mark.parametrize("text, problem", [
+    ("NP right NN\n" + "VP left " + "V" * 20_000 + "\n", "2: line of 20,"),
+    ("NP right NN\nVP left V\x01B\n", "2: control character U+0001"),
+    ("NP right NN\nVP left VB\x0bX\n", "2: control character U+000B"),
+], ids=["long", "control", "vertical-tab"])
+def test_a_head_table_line_over_the_limit_or_with_a_control_character_is_refused(
+        tmp_path, text, problem):
+    """A head-rule table (--headrules FILE, or named by a model) took a 15-million-character
+    line (echoed whole in the error message) and control characters (a vertical tab even
+    split the line in two, as str.splitlines does)."""
+    from pad_engine.trees.headrules import HeadRules
+
+    table = tmp_path / "rules.txt"
+    table.write_text(text, encoding="utf-8")
+    with pytest.raises(InputError) as err:
+        HeadRules.load(str(table))
+    assert problem in str(err.value) and len(str(err.value)) < 300

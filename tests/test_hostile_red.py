@@ -244,3 +244,15 @@ def test_a_head_table_line_over_the_limit_or_with_a_control_character_is_refused
     with pytest.raises(InputError) as err:
         HeadRules.load(str(table))
     assert problem in str(err.value) and len(str(err.value)) < 300
+
+
+def test_a_label_set_line_over_the_limit_is_refused_without_echoing_it(tmp_path):
+    """A 5-million-character PHRASE column came back whole in 'unknown phrase ...'."""
+    from pad_engine.decoding.labelsets import load_label_set
+
+    labels = tmp_path / "big.labels"
+    labels.write_text("NP * * NX\n" + "X" * 5_000_000 + " * * L\n", encoding="utf-8")
+    with pytest.raises(InputError) as err:
+        load_label_set(str(labels), {"NP", "VP", "S"})
+    assert "big.labels:2: line of 5,000,006 characters" in str(err.value)
+    assert len(str(err.value)) < 300

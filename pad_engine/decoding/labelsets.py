@@ -20,6 +20,7 @@ from pad_engine.decoding.model_check import _PHRASE, MAX_LABEL_CHARS, _shown
 from pad_engine.errors import InputError
 from pad_engine.io.encoding import read_text
 from pad_engine.io.gate import TABLE_BYTES
+from pad_engine.io.limits import line_problem
 from pad_engine.trees.lextree import LexNode
 
 ANY = "*"
@@ -105,6 +106,9 @@ def parse_label_set(text: str, path: str, phrases: Collection[str]) -> LabelSet:
     ``phrases``: the projection's labels, which the PHRASE column must name (or ``*``)."""
     rules: dict[tuple[str, str, str], str] = {}
     where: dict[tuple[str, str, str], int] = {}
+    found = line_problem(text.split("\n"))  # as every reader: numbered as the file is
+    if found:
+        raise InputError(found[1], path, found[0])
     for number, raw in _rule_lines(text):
         cols = raw.split()
         if len(cols) != 4:

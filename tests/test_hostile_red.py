@@ -256,3 +256,16 @@ def test_a_label_set_line_over_the_limit_is_refused_without_echoing_it(tmp_path)
         load_label_set(str(labels), {"NP", "VP", "S"})
     assert "big.labels:2: line of 5,000,006 characters" in str(err.value)
     assert len(str(err.value)) < 300
+
+
+def test_a_command_out_of_memory_says_so_in_one_line(tmp_path):
+    """A Penn tree of a million words is within every bound (7 MB) but takes ~650 bytes a
+    word as trees: past the address-space cap, pad deps died with a MemoryError traceback
+    (whose printing itself failed: "lost sys.stderr")."""
+    mrg = tmp_path / "flat.mrg"
+    mrg.write_text("(S " + "(NN x) " * 1_000_000 + ")\n")
+    proc = limited(["deps", str(mrg), str(tmp_path / "out.conll")], gigabytes=0.6)
+    assert proc.returncode == 1
+    assert proc.stderr.strip() == "pad deps: out of memory: the input is too large for this " \
+        "machine", proc.stderr[-2000:]
+    assert not (tmp_path / "out.conll").exists()

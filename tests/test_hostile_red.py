@@ -269,3 +269,49 @@ def test_a_command_out_of_memory_says_so_in_one_line(tmp_path):
     assert proc.stderr.strip() == "pad deps: out of memory: the input is too large for this " \
         "machine", proc.stderr[-2000:]
     assert not (tmp_path / "out.conll").exists()
+
+
+def _word(i: int, form: str, head: int) -> str:
+    return f"{i}\t{form}\t_\tNOUN\tNN\t_\t{head}\tdep\t_\t_"
+
+
+@pytest.mark.parametrize("line, column", [
+    ("1-2\tab\t_\t_\t_\t_\t0\troot\t_\t_", "HEAD"),
+    ("1-2\tab\tab\t_\t_\t_\t_\t_\t_\t_", "LEMMA"),
+    ("1-2\tab\t_\tNOUN\t_\t_\t_\t_\t_\t_", "UPOS"),
+    ("1-2\tab\t_\t_\t_\t_\t_\t_\t0:root\t_", "DEPS"),
+], ids=["head", "lemma", "upos", "deps"])
+def test_a_multiword_token_line_with_a_filled_column_is_refused(line, column):
+    """UD's validator (mwt-nonempty-field): a multiword token line has _ in LEMMA..DEPS;
+    the readers checked its ID only."""
+    from pad_engine.io.conll import parse_conll
+    from pad_engine.parsing.text import read_text
+
+    text = "\n".join([line, _word(1, "a", 0), _word(2, "b", 1)]) + "\n\n"
+    result = parse_conll(text, "x.conllu", on_error="skip")
+    assert result.sentences == [] and len(result.skipped) == 1
+    assert f"x.conllu:1: a multiword token (1-2) must have _ in its {column} column" in \
+        str(result.skipped[0])
+    [item] = read_text(text, "x.conllu")
+    assert isinstance(item, InputError) and f"_ in its {column} column" in str(item)
+    fine = "\n".join(["1-2\tab\t_\t_\t_\tTypo=Yes\t_\t_\t_\tSpaceAfter=No", _word(1, "a", 0),
+                      _word(2, "b", 1)]) + "\n\n"
+    assert len(parse_conll(fine, "x.conllu").sentences) == 1
+
+
+@pytest.mark.parametrize("line, column", [
+    ("1.1\te\t_\t_\t_\t_\t1\tdep\t1:dep\t_", "HEAD"),
+    ("1.1\te\t_\t_\t_\t_\t_\tdep\t1:dep\t_", "DEPREL"),
+], ids=["head", "deprel"])
+def test_an_empty_node_with_a_head_or_relation_is_refused(line, column):
+    """UD's validator: an empty node has _ in HEAD and DEPREL (its arcs are in DEPS)."""
+    from pad_engine.io.conll import parse_conll
+
+    text = "\n".join([_word(1, "a", 0), line, _word(2, "b", 1)]) + "\n\n"
+    result = parse_conll(text, "x.conllu", on_error="skip")
+    assert result.sentences == [] and len(result.skipped) == 1
+    assert f"x.conllu:2: an empty node (1.1) must have _ in its {column} column" in \
+        str(result.skipped[0])
+    fine = "\n".join([_word(1, "a", 0), "1.1\te\t_\t_\t_\t_\t_\t_\t1:dep\t_",
+                      _word(2, "b", 1)]) + "\n\n"
+    assert len(parse_conll(fine, "x.conllu").sentences) == 1

@@ -315,3 +315,29 @@ def test_an_empty_node_with_a_head_or_relation_is_refused(line, column):
     fine = "\n".join([_word(1, "a", 0), "1.1\te\t_\t_\t_\t_\t_\t_\t1:dep\t_",
                       _word(2, "b", 1)]) + "\n\n"
     assert len(parse_conll(fine, "x.conllu").sentences) == 1
+
+
+def test_convert_stops_reading_an_endless_standard_input_at_the_bound(tmp_path):
+    """Since pad convert streams, standard input was read without bound: `pad convert <
+    /dev/zero` never ended (and an endless non-UTF-8 pipe was copied to a temporary file
+    until the disk was full). Standard input is now a file of at most TEXT_BYTES."""
+    with open("/dev/zero", "rb") as zero:
+        proc = subprocess.run([sys.executable, "-m", "pad_engine", "convert", "-o",
+                               str(tmp_path / "out.mrg")], stdin=zero, capture_output=True,
+                              text=True, timeout=60, env=ENV)
+    assert proc.returncode == 1
+    assert "<stdin>: 1073741825 bytes is more than an input file may have" in proc.stderr
+    assert not (tmp_path / "out.mrg").exists()
+
+
+def test_a_bounded_stream_reads_up_to_its_bound_and_refuses_one_more():
+    import io
+
+    from pad_engine.io.gate import BoundedStream
+
+    stream = BoundedStream(io.BytesIO(b"ab\ncd\n"), "<stdin>", limit=6)
+    assert stream.readline() == b"ab\n" and stream.read() == b"cd\n" and stream.read() == b""
+    stream = BoundedStream(io.BytesIO(b"ab\ncd\nef"), "<stdin>", limit=6)
+    assert stream.readline(100) == b"ab\n"
+    with pytest.raises(InputError, match="<stdin>: 7 bytes is more than an input file"):
+        stream.read(1 << 20)

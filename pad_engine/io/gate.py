@@ -71,6 +71,43 @@ def read_stream(stream: BinaryIO, name: str, limit: int = TEXT_BYTES) -> bytes:
     return data
 
 
+class BoundedStream:
+    """A stream (standard input) read through as a file of at most ``limit`` bytes: one
+    more is an InputError naming it, so a reader that streams (``pad convert``) stops at
+    the bound of a file instead of reading an endless pipe (``/dev/zero``) for ever, or
+    copying it to a temporary file until the disk is full. It cannot seek."""
+
+    def __init__(self, stream: BinaryIO, name: str, limit: int = TEXT_BYTES):
+        self._stream = stream
+        self._name = name
+        self._limit = limit
+        self._held = 0
+
+    def read(self, size: int | None = -1) -> bytes:
+        return self._counted(self._stream.read(self._most(size)))
+
+    def readline(self, size: int | None = -1) -> bytes:
+        return self._counted(self._stream.readline(self._most(size)))
+
+    def seekable(self) -> bool:
+        return False
+
+    def readable(self) -> bool:
+        return True
+
+    def close(self) -> None:
+        return None  # standard input is not this reader's to close
+
+    def _most(self, size: int | None) -> int:
+        left = self._limit - self._held + 1  # one more than allowed: the overflow shows
+        return left if size is None or size < 0 else min(size, left)
+
+    def _counted(self, data: bytes) -> bytes:
+        self._held += len(data)
+        _bounded(self._held, self._name, "", self._limit)
+        return data
+
+
 def _read_upto(f: BinaryIO, most: int) -> bytes:
     """Up to ``most`` bytes, read in chunks: ``f.read(most)`` would reserve all ``most``
     bytes at once however small the file (1 GiB for a 1 KB treebank)."""

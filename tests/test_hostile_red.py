@@ -341,3 +341,19 @@ def test_a_bounded_stream_reads_up_to_its_bound_and_refuses_one_more():
     assert stream.readline(100) == b"ab\n"
     with pytest.raises(InputError, match="<stdin>: 7 bytes is more than an input file"):
         stream.read(1 << 20)
+
+
+def test_parse_refuses_standard_input_past_the_bound_without_a_second_copy(tmp_path):
+    """read_stream joined the 1 GiB + 1 byte it had read before refusing it: 2.2 GB to say
+    no to `pad parse < /dev/zero`, past a 1.6 GB cap a MemoryError. Now refused first."""
+    def limit() -> None:
+        size = int(1.6 * (1 << 30))
+        resource.setrlimit(resource.RLIMIT_AS, (size, size))
+
+    with open("/dev/zero", "rb") as zero:
+        proc = subprocess.run([sys.executable, "-m", "pad_engine", "parse", "-o",
+                               str(tmp_path / "out.mrg")], stdin=zero, capture_output=True,
+                              text=True, timeout=120, env=ENV, preexec_fn=limit)
+    assert proc.returncode == 1
+    assert "<stdin>: 1073741825 bytes is more than an input file may have" in proc.stderr, \
+        proc.stderr[-500:]

@@ -59,16 +59,12 @@ def open_read(path: FilePath, what: str = "", limit: int | None = TEXT_BYTES) ->
 def read_bytes(path: FilePath, what: str = "", limit: int = TEXT_BYTES) -> bytes:
     """The bytes of a regular file of at most ``limit`` bytes (see :func:`open_read`)."""
     with open_read(path, what, limit) as f:
-        data = _read_upto(f, limit + 1)
-    _bounded(len(data), os.fspath(path), what, limit)  # it grew while read
-    return data
+        return _read_upto(f, limit, os.fspath(path), what)  # bounded again: it may grow
 
 
 def read_stream(stream: BinaryIO, name: str, limit: int = TEXT_BYTES) -> bytes:
     """At most ``limit`` bytes of a stream (standard input), else an InputError naming it."""
-    data = _read_upto(stream, limit + 1)
-    _bounded(len(data), name, "", limit)
-    return data
+    return _read_upto(stream, limit, name, "")
 
 
 class BoundedStream:
@@ -108,16 +104,18 @@ class BoundedStream:
         return data
 
 
-def _read_upto(f: BinaryIO, most: int) -> bytes:
-    """Up to ``most`` bytes, read in chunks: ``f.read(most)`` would reserve all ``most``
-    bytes at once however small the file (1 GiB for a 1 KB treebank)."""
+def _read_upto(f: BinaryIO, limit: int, name: str, what: str) -> bytes:
+    """At most ``limit`` bytes, read in chunks (``f.read(limit + 1)`` would reserve it all
+    at once however small the file: 1 GiB for a 1 KB treebank), else InputError; refused
+    before the chunks are joined, so a stream past the bound costs no second copy of it."""
     chunks, held = [], 0
-    while held < most:
-        chunk = f.read(min(1 << 24, most - held))
+    while held <= limit:
+        chunk = f.read(min(1 << 24, limit + 1 - held))
         if not chunk:
             break
         chunks.append(chunk)
         held += len(chunk)
+    _bounded(held, name, what, limit)
     return chunks[0] if len(chunks) == 1 else b"".join(chunks)
 
 

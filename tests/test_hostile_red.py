@@ -357,3 +357,17 @@ def test_parse_refuses_standard_input_past_the_bound_without_a_second_copy(tmp_p
     assert proc.returncode == 1
     assert "<stdin>: 1073741825 bytes is more than an input file may have" in proc.stderr, \
         proc.stderr[-500:]
+
+
+def test_convert_dir_refuses_a_file_past_the_bound_unread(tmp_path):
+    """Since convert and convert-dir stream, they opened their input with no bound: a
+    sparse 4 GiB file of NULs was read to its end (test_hostile_gate's refusal of it by
+    size failed). Streamed or not, no input over TEXT_BYTES is read."""
+    src = tmp_path / "in"
+    src.mkdir()
+    with open(src / "big.conllu", "wb") as f:
+        f.truncate(4 << 30)
+    proc = limited(["convert-dir", str(src), str(tmp_path / "out")], timeout=60)
+    assert proc.returncode == 1
+    assert f"{4 << 30} bytes is more than an input file may have" in proc.stderr + (
+        tmp_path / "out" / "pad-convert-report.txt").read_text()

@@ -72,7 +72,7 @@ def run(args: argparse.Namespace) -> int:
             io.BytesIO(sys.stdin.read().encode("utf-8", "surrogateescape")))
         name = "<stdin>"
     else:
-        opened = open_read(args.input, limit=None)  # streamed: memory stays flat
+        opened = open_read(args.input)  # streamed (memory stays flat), still bounded
         name = args.input
     with opened as source:
         stream = ConllStream(source, name, args.pos, args.encoding)

@@ -371,3 +371,20 @@ def test_convert_dir_refuses_a_file_past_the_bound_unread(tmp_path):
     assert proc.returncode == 1
     assert f"{4 << 30} bytes is more than an input file may have" in proc.stderr + (
         tmp_path / "out" / "pad-convert-report.txt").read_text()
+
+
+def test_a_psd_word_of_many_clitic_parts_is_joined_in_linear_memory(tmp_path):
+    """``word$ $clitic`` parts were joined pair by pair, each part keeping the word so far:
+    an 800 KB .psd tree of 100,000 parts took past 2.7 GB (out of memory). Now each run of
+    parts is joined once."""
+    from pad_engine.io.penn import parse_penn
+    from pad_engine.io.psd import from_psd
+
+    [small] = from_psd(parse_penn("( (IP-MAT (NP-SBJ (N orð$) (D $ið)) (VBD kom)) "
+                                  "(ID X,.1))\n").trees)
+    assert [w for w in small.tree.leaves()][:3] == ["orð$", "orðið", "kom"]
+    psd = tmp_path / "clitics.psd"
+    psd.write_text("( (IP-MAT (N a$)" + " (N $a$)" * 100_000 + " (N $a)) (ID X,.1))\n")
+    proc = limited(["deps", str(psd), str(tmp_path / "out.conll"), "--headrules", "icepahc"],
+                   timeout=60)
+    assert proc.returncode == 0, proc.stderr[-500:]

@@ -392,3 +392,15 @@ def test_a_psd_word_of_many_clitic_parts_is_joined_in_linear_memory(tmp_path):
     proc = limited(["deps", str(psd), str(tmp_path / "out.conll"), "--headrules", "icepahc"],
                    timeout=60)
     assert proc.returncode == 0, proc.stderr[-500:]
+
+
+def test_an_alpino_word_position_past_the_tree_is_refused_before_lists_of_it_are_made(
+        tmp_path):
+    """begin="3000000000" on a tree's one word made lists of three billion words: out of
+    memory (a MemoryError traceback before pad's one-line answer to it)."""
+    xml = tmp_path / "alpino.xml"
+    xml.write_text(alpino('<node rel="hd" pos="noun" word="x" begin="3000000000" end="1"/>'))
+    proc = limited(["bench-labels", str(xml)], gigabytes=1, timeout=60)
+    assert proc.returncode == 1
+    assert "tree 1 (s1): word position begin='3000000000' is not a word position" in \
+        proc.stderr, proc.stderr[-500:]

@@ -114,9 +114,11 @@ def _sentences(path: str) -> list[ET.Element]:
 
 def _tree_problem(ds: ET.Element) -> str | None:
     """Why an ``alpino_ds`` is not read, as any reader refuses it: nodes nested deeper than a
-    tree may be to train on (the conversion walks them recursively), or a word longer than
-    ``MAX_CHARS`` or holding a control character."""
+    tree may be to train on (the conversion walks them recursively), a word longer than
+    ``MAX_CHARS`` or holding a control character, or a word position (``begin``) that is
+    not one of the tree's words (3000000000: lists of that many words were made)."""
     stack = [(node, 1) for node in ds.findall("node")]
+    words, last = 0, -1  # word nodes, and the largest position one gives (``begin``)
     while stack:
         node, depth = stack.pop()
         if depth > MAX_TRAINING_DEPTH:
@@ -128,7 +130,13 @@ def _tree_problem(ds: ET.Element) -> str | None:
             bad = control_in(word)
             if bad:
                 return f"a word holds {control_problem(bad.group(), bad.start())}"
+            begin = node.get("begin", "")
+            if not (begin.isdigit() and begin.isascii()) or len(begin) > 9:
+                return f"word position begin={begin[:20]!r} is not a word position"
+            words, last = words + 1, max(last, int(begin))
         stack.extend((kid, depth + 1) for kid in node.findall("node"))
+    if last >= words:  # checked before lists of that many words are made
+        return f"word position {last} in a tree of {words} words"
     return None
 
 

@@ -404,3 +404,20 @@ def test_an_alpino_word_position_past_the_tree_is_refused_before_lists_of_it_are
     assert proc.returncode == 1
     assert "tree 1 (s1): word position begin='3000000000' is not a word position" in \
         proc.stderr, proc.stderr[-500:]
+
+
+@pytest.mark.parametrize("argv", [["convert", "{conll}", "-o", "-"], ["deps", "{mrg}", "-"]],
+                         ids=["convert -o -", "deps IN -"])
+def test_an_output_named_dash_is_refused_not_written_as_a_file(tmp_path, argv, monkeypatch):
+    """'-' reads standard input, but as an output it wrote a file named '-' in the current
+    folder (pad convert in.conll -o - made ./-, nothing on standard output)."""
+    from pad_engine.cli import main
+
+    conll = tmp_path / "in.conll"
+    conll.write_text("1\tdogs\t_\tNNS\tNNS\t_\t2\tnsubj\t_\t_\n"
+                     "2\tbark\t_\tVBP\tVBP\t_\t0\troot\t_\t_\n\n")
+    mrg = tmp_path / "in.mrg"
+    mrg.write_text("(S (NP (NNS dogs)) (VP (VBP bark)))\n")
+    monkeypatch.chdir(tmp_path)
+    assert main([a.format(conll=conll, mrg=mrg) for a in argv]) == 1
+    assert not (tmp_path / "-").exists()

@@ -178,6 +178,9 @@ def output_problem(path: FilePath) -> str | None:
     """Why ``path`` may not be written (None when it may): a special file or a folder, or
     permission bits that do not let this process write it or its folder."""
     name = os.fspath(path)
+    if name == "-":  # standard input as an input: a file named "-" is not what was meant
+        return ("not written: '-' is standard input or output, not a file (standard output "
+                "is where an output left out goes; ./- names a file -)")
     try:
         st = os.stat(name)
     except FileNotFoundError:

@@ -550,8 +550,9 @@ class ProjectStore:
     def chosen_version(self) -> int:
         """The version the annotator last chose (BUNDLED when none, or when it is gone)."""
         value = self.meta("model_version")
-        if value is None or not value.isdigit():
-            return BUNDLED
+        if value is None or not (value.isdigit() and value.isascii()) or len(value) > 18:
+            return BUNDLED  # a number SQLite's integers hold (int() of 40 million digits
+            # raises, of 20 overflows the query): anything else is no version of this project
         version = int(value)
         known = self.db.execute("SELECT 1 FROM model_version WHERE id = ?",
                                 (version,)).fetchone()

@@ -172,7 +172,7 @@ def test_convert_dir_writes_the_first_tree_before_reading_the_rest(tmp_path, mon
             opened.append(f)
         return f
 
-    monkeypatch.setattr(folders, "open_read", recorded)
+    monkeypatch.setattr(folders, "open_read", recorded)  # every input goes through the gate
     task = folders._Task(0, str(src), str(tmp_path / "in.mrg"), "in.conll", "in.mrg",
                          str(toy_model_path), folders._sha256(toy_model_path), 0, True, "auto")
     out = _Positions(opened)

@@ -477,7 +477,7 @@ def _convert_range(task: _Task, part: int, parts: int, out, stopped: Callable[[]
     n = whole[0] if whole else 0
     lo, hi = (part * n // parts, (part + 1) * n // parts) if whole else (0, -1)
     report = ConvertReport()
-    with open_read(task.src, limit=None) as f:  # streamed: memory stays flat
+    with open_read(task.src) as f:  # streamed (memory stays flat), still bounded
         stream = ConllStream(f, task.src, task.pos, task.encoding)
         sample, items = first_sentences(stream, SAMPLE) if task.model == PER_FILE \
             else ([], iter(stream))
@@ -511,7 +511,7 @@ def _whole_file(task: _Task) -> tuple[int, str | None, Counter[str]]:
     relations' counts, from one pass that keeps nothing else."""
     relations: Counter[str] = Counter()
     count = 0
-    with open_read(task.src, limit=None) as f:
+    with open_read(task.src) as f:
         stream = ConllStream(f, task.src, task.pos, task.encoding)
         for item in stream:
             if not isinstance(item, InputError):

@@ -58,6 +58,12 @@ def main(argv: list[str] | None = None) -> int:
     except (OSError, UnicodeDecodeError) as err:
         print(f"pad {args.command}: {err}", file=sys.stderr)
         return 1
+    except MemoryError:
+        # an input can be within every bound and still not fit (a Penn tree of millions of
+        # words): one line, not a traceback that itself may fail to print
+        print(f"pad {args.command}: out of memory: the input is too large for this machine",
+              file=sys.stderr)
+        return 1
     except KeyboardInterrupt:
         print(f"pad {args.command}: interrupted", file=sys.stderr)
         return 130

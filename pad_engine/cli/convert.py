@@ -46,7 +46,13 @@ def run(args: argparse.Namespace) -> int:
     from pad_engine.decoding.rulebased import RuleBasedEngine, label_set
     from pad_engine.errors import InputError
     from pad_engine.io.conll_stream import ConllStream
-    from pad_engine.io.gate import check_inputs, open_read, open_write, prepare_outputs
+    from pad_engine.io.gate import (
+        BoundedStream,
+        check_inputs,
+        open_read,
+        open_write,
+        prepare_outputs,
+    )
     from pad_engine.trees.projectivize import describe_lifts
 
     if args.kbest < 0 or args.kbest > 1000:
@@ -63,10 +69,11 @@ def run(args: argparse.Namespace) -> int:
     if args.input in (None, "-"):
         stdin = getattr(sys.stdin, "buffer", None)  # a text stream when embedded
         opened = contextlib.nullcontext(
-            stdin or io.BytesIO(sys.stdin.read().encode("utf-8", "surrogateescape")))
+            BoundedStream(stdin, "<stdin>") if stdin else
+            io.BytesIO(sys.stdin.read().encode("utf-8", "surrogateescape")))
         name = "<stdin>"
     else:
-        opened = open_read(args.input, limit=None)  # streamed: memory stays flat
+        opened = open_read(args.input)  # streamed (memory stays flat), still bounded
         name = args.input
     with opened as source:
         stream = ConllStream(source, name, args.pos, args.encoding)

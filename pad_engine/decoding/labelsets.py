@@ -16,16 +16,17 @@ from collections.abc import Collection, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from pad_engine.decoding.model_check import _PHRASE, MAX_LABEL_CHARS, _shown
 from pad_engine.errors import InputError
 from pad_engine.io.encoding import read_text
 from pad_engine.io.gate import TABLE_BYTES
+from pad_engine.io.limits import line_problem
 from pad_engine.trees.lextree import LexNode
 
 ANY = "*"
 NO_RELATION = "_"
 DROP = "-"
 SUFFIX = ".labels"
-_FORBIDDEN = set("()") | {" ", "\t"}
 
 
 def relation_key(rel: str) -> str:
@@ -105,6 +106,9 @@ def parse_label_set(text: str, path: str, phrases: Collection[str]) -> LabelSet:
     ``phrases``: the projection's labels, which the PHRASE column must name (or ``*``)."""
     rules: dict[tuple[str, str, str], str] = {}
     where: dict[tuple[str, str, str], int] = {}
+    found = line_problem(text.split("\n"))  # as every reader: numbered as the file is
+    if found:
+        raise InputError(found[1], path, found[0])
     for number, raw in _rule_lines(text):
         cols = raw.split()
         if len(cols) != 4:
@@ -116,9 +120,10 @@ def parse_label_set(text: str, path: str, phrases: Collection[str]) -> LabelSet:
                              f"{', '.join(sorted(phrases))} (or * for any)", path, number)
         if phrase == "TOP":
             raise InputError("TOP is the root and keeps its label", path, number)
-        if label.startswith("@") or _FORBIDDEN & set(label):
-            raise InputError(f"label {label!r} cannot be written in a Penn tree "
-                             "(brackets, a leading @)", path, number)
+        if label.startswith("@") or not _PHRASE.fullmatch(label):
+            raise InputError(f"label {_shown(label)} cannot be written in a Penn tree "
+                             f"(brackets, a control character, a leading @, over "
+                             f"{MAX_LABEL_CHARS} characters)", path, number)
         key = (phrase, tag, rel if rel in (ANY, NO_RELATION) else relation_key(rel))
         if key in rules and rules[key] != label:
             raise InputError(f"{' '.join(key)} is mapped to {rules[key]} on line {where[key]}"

@@ -36,6 +36,7 @@ import io
 import json
 import math
 import re
+import struct
 import zipfile
 import zlib
 
@@ -53,6 +54,7 @@ from pad_engine.io.gate import open_read
 
 MAX_FILE_BYTES = 256 << 20
 MAX_MEMBERS = 8
+MAX_DIRECTORY_BYTES = 1 << 20  # a model's central directory: a few hundred bytes
 MAX_META_BYTES = 16 << 20  # the bundled UD model's metadata: 0.26 MB
 MAX_JSON_DEPTH = 32  # the format itself nests 4 deep
 MIN_FEATURE_BITS, MAX_FEATURE_BITS = 8, 24  # pad train writes 16..24
@@ -63,8 +65,11 @@ LABEL_SOURCES = ("deprel", "phrase", "projection")
 POS_COLUMNS = ("auto", "xpos", "upos")  # the tag columns read_conll reads (its ``pos``)
 _NPY_HEADER_BYTES = 1 << 16
 _CHUNK = 1 << 20
-_TAG = re.compile(rf"\S{{1,{MAX_LABEL_CHARS}}}")
-_PHRASE = re.compile(rf"[^\s()]{{1,{MAX_LABEL_CHARS}}}")
+# labels go raw into Penn and CoNLL lines: no white space, control character (C0, DEL, C1)
+# or lone surrogate (which no UTF-8 file can hold: writing it fails)
+_NOT_IN_LABELS = r"\s\x00-\x1f\x7f-\x9f\ud800-\udfff"
+_TAG = re.compile(rf"[^{_NOT_IN_LABELS}]{{1,{MAX_LABEL_CHARS}}}")
+_PHRASE = re.compile(rf"[^{_NOT_IN_LABELS}()]{{1,{MAX_LABEL_CHARS}}}")
 _NAME = re.compile(r"[^\x00-\x1f]{1,4096}")  # a head table's name or path
 _STRING = re.compile(r'"(?:[^"\\]|\\.)*"')  # linear on valid JSON: every string ends
 _OPEN, _CLOSE = np.frombuffer(b"[{", np.uint8), np.frombuffer(b"]}", np.uint8)
@@ -122,7 +127,7 @@ def _members(f: io.BufferedReader, limits: dict[str, int], max_members: int
              ) -> dict[str, bytes]:
     """The bytes of the members named in ``limits``, each read in bounded chunks up to its
     limit."""
-    with zipfile.ZipFile(f) as z:
+    with open_zip(f, max_members) as z:
         infos = z.infolist()
         if len(infos) > max_members:
             raise _Bad(f"the archive has {len(infos)} members (at most {max_members} are "
@@ -152,6 +157,35 @@ def _members(f: io.BufferedReader, limits: dict[str, int], max_members: int
                         raise _Bad(f"archive member {name} inflates past {limit} bytes")
             out[name] = b"".join(parts)
     return out
+
+
+def open_zip(f: io.BufferedReader, max_members: int) -> zipfile.ZipFile:
+    """The archive of ``f`` once its end record declares at most ``max_members`` entries and
+    a central directory of at most ``MAX_DIRECTORY_BYTES``: :class:`zipfile.ZipFile` reads
+    and lists the whole directory when it opens, so 200 MB of five million tiny entries
+    would take half a minute and gigabytes before any count could refuse them."""
+    f.seek(0, 2)
+    size = f.tell()
+    # the end record is found as zipfile finds it: last 22 bytes, else the last signature
+    # within a 64 KiB comment; a zip64 locator (20 bytes) and record (56) may precede it
+    f.seek(max(0, size - (22 + 0xFFFF + 76)))
+    tail = f.read()
+    at = len(tail) - 22
+    if not (at >= 0 and tail[at:at + 4] == b"PK\x05\x06" and tail[-2:] == b"\0\0"):
+        at = tail.rfind(b"PK\x05\x06", max(0, len(tail) - (22 + 0xFFFF)))
+    if at >= 0 and len(tail) - at >= 22:
+        entries, directory = struct.unpack_from("<HL", tail, at + 10)
+        record = at - 76
+        if record >= 0 and tail[at - 20:at - 16] == b"PK\x06\x07" \
+                and tail[record:record + 4] == b"PK\x06\x06":
+            entries, directory = struct.unpack_from("<QQ", tail, record + 32)
+        if entries > max_members:
+            raise _Bad(f"the archive has {entries} members (at most {max_members} are read)")
+        if directory > MAX_DIRECTORY_BYTES:
+            raise _Bad(f"the archive's directory is {directory} bytes (at most "
+                       f"{MAX_DIRECTORY_BYTES} are read)")
+    f.seek(0)
+    return zipfile.ZipFile(f)
 
 
 def _npy(raw: bytes, name: str, dtypes: tuple[str, ...]) -> np.ndarray:
@@ -379,7 +413,8 @@ def _int(value: object, what: str, lo: int, hi: int | None) -> int:
 
 def _label(value: object, what: str, pattern: re.Pattern) -> str:
     if not isinstance(value, str) or not pattern.fullmatch(value):
-        rule = "white space" if pattern is _TAG else "white space or brackets"
+        rule = ("white space or control characters" if pattern is _TAG
+                else "white space, control characters or brackets")
         raise _Bad(f"{what} {_shown(value)} is not a label (1..{MAX_LABEL_CHARS} characters "
                    f"without {rule})")
     return value

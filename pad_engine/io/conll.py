@@ -180,7 +180,7 @@ def _parse_sentence(
         if cols[0] != expected:
             if non_words is None:
                 non_words = NonWordIds(path)
-            non_words.check(cols[0], len(forms), number)
+            non_words.check(cols[0], len(forms), number, cols)
             is_conllu = True
             continue
         head = cols[6]
@@ -222,12 +222,15 @@ class NonWordIds:
         self.last_range: tuple[str, int] | None = None  # the last range's ID and line
         self.empties = (-1, 0)  # (N, M) of the last empty node, (-1, 0) after a range
 
-    def check(self, wid: str, words: int, line: int) -> None:
-        """Check the ID ``wid`` of a non-word line after ``words`` word lines."""
+    def check(self, wid: str, words: int, line: int, cols: list[str] | None = None) -> None:
+        """Check the ID ``wid`` of a non-word line after ``words`` word lines (and, given
+        its ``cols``, the columns such a line must leave empty)."""
         for sep in "-.":
             a, found, b = wid.partition(sep)
             if found and _canonical(a) and _canonical(b):
                 problem = (self._range if sep == "-" else self._empty)(wid, int(a), int(b), words)
+                if problem is None and cols is not None:
+                    problem = _filled(wid, cols, sep == "-")
                 if problem is not None:
                     raise InputError(problem, self.path, line)
                 if sep == "-":
@@ -267,6 +270,18 @@ class NonWordIds:
                     "empty node N.M follows word N, and M counts from 1)")
         self.empties = (n, m)
         return None
+
+
+def _filled(wid: str, cols: list[str], is_range: bool) -> str | None:
+    """As UD's validator: a multiword token line has ``_`` in LEMMA..DEPS (FEATS may be
+    ``Typo=Yes``); an empty node has ``_`` in HEAD and DEPREL (its arcs are in DEPS)."""
+    names = range(2, 9) if is_range else (6, 7)
+    for k in names:
+        if cols[k] != "_" and not (k == 5 and cols[k] == "Typo=Yes"):
+            what = "a multiword token" if is_range else "an empty node"
+            return (f"{what} ({wid}) must have _ in its {COLUMNS[k]} column, not "
+                    f"{cols[k][:40]!r}")
+    return None
 
 
 def _canonical(number: str) -> bool:

@@ -59,28 +59,63 @@ def open_read(path: FilePath, what: str = "", limit: int | None = TEXT_BYTES) ->
 def read_bytes(path: FilePath, what: str = "", limit: int = TEXT_BYTES) -> bytes:
     """The bytes of a regular file of at most ``limit`` bytes (see :func:`open_read`)."""
     with open_read(path, what, limit) as f:
-        data = _read_upto(f, limit + 1)
-    _bounded(len(data), os.fspath(path), what, limit)  # it grew while read
-    return data
+        return _read_upto(f, limit, os.fspath(path), what)  # bounded again: it may grow
 
 
 def read_stream(stream: BinaryIO, name: str, limit: int = TEXT_BYTES) -> bytes:
     """At most ``limit`` bytes of a stream (standard input), else an InputError naming it."""
-    data = _read_upto(stream, limit + 1)
-    _bounded(len(data), name, "", limit)
-    return data
+    return _read_upto(stream, limit, name, "")
 
 
-def _read_upto(f: BinaryIO, most: int) -> bytes:
-    """Up to ``most`` bytes, read in chunks: ``f.read(most)`` would reserve all ``most``
-    bytes at once however small the file (1 GiB for a 1 KB treebank)."""
+class BoundedStream:
+    """A stream (standard input) read through as a file of at most ``limit`` bytes: one
+    more is an InputError naming it, so a reader that streams (``pad convert``) stops at
+    the bound of a file instead of reading an endless pipe (``/dev/zero``) for ever, or
+    copying it to a temporary file until the disk is full. It cannot seek."""
+
+    def __init__(self, stream: BinaryIO, name: str, limit: int = TEXT_BYTES):
+        self._stream = stream
+        self._name = name
+        self._limit = limit
+        self._held = 0
+
+    def read(self, size: int | None = -1) -> bytes:
+        return self._counted(self._stream.read(self._most(size)))
+
+    def readline(self, size: int | None = -1) -> bytes:
+        return self._counted(self._stream.readline(self._most(size)))
+
+    def seekable(self) -> bool:
+        return False
+
+    def readable(self) -> bool:
+        return True
+
+    def close(self) -> None:
+        return None  # standard input is not this reader's to close
+
+    def _most(self, size: int | None) -> int:
+        left = self._limit - self._held + 1  # one more than allowed: the overflow shows
+        return left if size is None or size < 0 else min(size, left)
+
+    def _counted(self, data: bytes) -> bytes:
+        self._held += len(data)
+        _bounded(self._held, self._name, "", self._limit)
+        return data
+
+
+def _read_upto(f: BinaryIO, limit: int, name: str, what: str) -> bytes:
+    """At most ``limit`` bytes, read in chunks (``f.read(limit + 1)`` would reserve it all
+    at once however small the file: 1 GiB for a 1 KB treebank), else InputError; refused
+    before the chunks are joined, so a stream past the bound costs no second copy of it."""
     chunks, held = [], 0
-    while held < most:
-        chunk = f.read(min(1 << 24, most - held))
+    while held <= limit:
+        chunk = f.read(min(1 << 24, limit + 1 - held))
         if not chunk:
             break
         chunks.append(chunk)
         held += len(chunk)
+    _bounded(held, name, what, limit)
     return chunks[0] if len(chunks) == 1 else b"".join(chunks)
 
 
@@ -143,6 +178,9 @@ def output_problem(path: FilePath) -> str | None:
     """Why ``path`` may not be written (None when it may): a special file or a folder, or
     permission bits that do not let this process write it or its folder."""
     name = os.fspath(path)
+    if name == "-":  # standard input as an input: a file named "-" is not what was meant
+        return ("not written: '-' is standard input or output, not a file (standard output "
+                "is where an output left out goes; ./- names a file -)")
     try:
         st = os.stat(name)
     except FileNotFoundError:

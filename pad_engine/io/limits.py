@@ -14,6 +14,7 @@ import re
 
 MAX_CHARS = 10_000  # the longest word or line a reader takes (a real one is under 1,200)
 _CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+_BETWEEN_WORDS = re.compile(r"[\s()]+")
 
 
 def too_long(what: str, length: int) -> str:
@@ -43,3 +44,19 @@ def control_problem(char: str, index: int) -> str:
 def control_in(text: str) -> re.Match[str] | None:
     """The first control character of ``text`` that readers refuse, if any."""
     return _CONTROL.search(text)
+
+
+def line_problem(lines: list[str], words_only: bool = False) -> tuple[int, str] | None:
+    """The first line (numbered from 1) that a reader refuses, with its problem: a control
+    character, or over ``MAX_CHARS`` characters (``words_only``: a word of a bracketed line,
+    as Penn trees are read, whose one-line trees may be longer)."""
+    for number, line in enumerate(lines, 1):
+        if len(line) > MAX_CHARS:
+            if not words_only:
+                return number, too_long("line", len(line))
+            longest = max(map(len, _BETWEEN_WORDS.split(line)))
+            if longest > MAX_CHARS:
+                return number, too_long("word", longest)
+        if not line.isprintable() and (m := control_in(line)):
+            return number, control_problem(m.group(), m.start())
+    return None

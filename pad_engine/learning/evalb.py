@@ -42,6 +42,7 @@ from pathlib import Path
 
 from pad_engine.errors import InputError
 from pad_engine.io.encoding import read_text
+from pad_engine.io.limits import line_problem
 
 # COLLINS.prm
 MAX_ERROR = 10
@@ -136,6 +137,9 @@ def read_trees(path: str | Path, encoding: str | None = None,
         number = min(bad)
         raise InputError(bad[number], path, number)
     lines = text.split("\n")
+    found = line_problem(lines, words_only=True)
+    if found:
+        raise InputError(found[1], path, found[0])
     while lines and not lines[-1].strip(_WS):
         lines.pop()
     if all(line.count("(") == line.count(")") for line in lines):

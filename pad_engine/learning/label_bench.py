@@ -31,6 +31,8 @@ from typing import TYPE_CHECKING
 
 from pad_engine.errors import InputError
 from pad_engine.io.gate import read_bytes
+from pad_engine.io.limits import MAX_CHARS, control_in, control_problem, too_long
+from pad_engine.trees.binarize import MAX_TRAINING_DEPTH
 from pad_engine.trees.deptree import DepSentence
 from pad_engine.trees.lextree import LexNode, induced_heads, to_line
 
@@ -82,6 +84,11 @@ def read_alpino(path: str) -> tuple[list[AlpinoTree], list[InputError]]:
     A file that cannot be read, is not XML or holds no ``alpino_ds`` raises InputError."""
     trees, problems = [], []
     for number, ds in enumerate(_sentences(path), 1):
+        problem = _tree_problem(ds)
+        if problem:
+            problems.append(InputError(f"tree {number} ({_shown(ds.get('id'))}): {problem}",
+                                       path))
+            continue
         try:
             trees.append(_convert(ds, path))
         except InputError as err:
@@ -103,6 +110,39 @@ def _sentences(path: str) -> list[ET.Element]:
     if not found:
         raise InputError(f"no <alpino_ds> in <{root.tag}>: not Alpino XML", path)
     return found
+
+
+def _tree_problem(ds: ET.Element) -> str | None:
+    """Why an ``alpino_ds`` is not read, as any reader refuses it: nodes nested deeper than a
+    tree may be to train on (the conversion walks them recursively), a word longer than
+    ``MAX_CHARS`` or holding a control character, or a word position (``begin``) that is
+    not one of the tree's words (3000000000: lists of that many words were made)."""
+    stack = [(node, 1) for node in ds.findall("node")]
+    words, last = 0, -1  # word nodes, and the largest position one gives (``begin``)
+    while stack:
+        node, depth = stack.pop()
+        if depth > MAX_TRAINING_DEPTH:
+            return f"nodes nest deeper than {MAX_TRAINING_DEPTH} levels"
+        word = node.get("word")
+        if word is not None:
+            if len(word) > MAX_CHARS:
+                return too_long("word", len(word))
+            bad = control_in(word)
+            if bad:
+                return f"a word holds {control_problem(bad.group(), bad.start())}"
+            begin = node.get("begin", "")
+            if not (begin.isdigit() and begin.isascii()) or len(begin) > 9:
+                return f"word position begin={begin[:20]!r} is not a word position"
+            words, last = words + 1, max(last, int(begin))
+        stack.extend((kid, depth + 1) for kid in node.findall("node"))
+    if last >= words:  # checked before lists of that many words are made
+        return f"word position {last} in a tree of {words} words"
+    return None
+
+
+def _shown(value: object) -> str:
+    text = str(value)
+    return text if len(text) <= 60 else text[:60] + "..."
 
 
 def held_out(trees: list[AlpinoTree], test_size: int

@@ -26,6 +26,8 @@ from pad_engine.trees.lextree import LexNode, from_penn, induced_heads, is_prete
 from pad_engine.trees.projectivize import projectivize
 from pad_engine.trees.walk import fold
 
+MAX_PAIR_DEPTH = 5_000  # nesting paired (the oracle takes trees deeper than training does)
+
 
 @dataclass
 class Pair:
@@ -61,7 +63,14 @@ def make_pairs(trees: Iterable[Tree], sentences: Iterable[DepSentence], path: st
 def make_pair(tree: Tree, sent: DepSentence, path: str) -> Pair:
     """One tree with its d-parse: the d-parse's words and tags go to the tree's leaves (the
     c-parse escapes brackets inside words; the d-parse does not). InputError when the word
-    counts differ."""
+    counts differ, or when the tree nests deeper than ``MAX_PAIR_DEPTH`` (refused first: the
+    positions of its nodes, each a tuple as long as its depth, take memory quadratic in it:
+    a 100,000-deep tree ran out of memory)."""
+    depth = fold(tree, lambda n: [] if isinstance(n, str) else n,
+                 lambda _, kids: 1 + max(kids, default=0))
+    if depth > MAX_PAIR_DEPTH:
+        raise InputError(f"its paired c-parse nests {depth} levels deep (at most "
+                         f"{MAX_PAIR_DEPTH} are paired)", path, sent.line)
     norm = normalize(tree)
     pre = [node for node, _ in _nodes(norm) if is_preterminal(node)]
     if len(pre) != len(sent.forms):

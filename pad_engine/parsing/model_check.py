@@ -44,6 +44,7 @@ from pad_engine.decoding.model_check import (  # the archive safeguards of the P
     _reading,
     _shown,
     _unique,
+    open_zip,
 )
 from pad_engine.parsing.arcs import FILTER_BITS
 from pad_engine.parsing.tagger import DEFAULT_TAGGER_BITS
@@ -61,7 +62,7 @@ MAX_LABEL_BITS = 20  # the trainer's: 18
 MAX_FILTER_SPAN = 1 << 24  # words; float32 holds every whole number up to here
 MAX_INFLATION = 16
 INFLATION_FLOOR = 1 << 20  # bytes a table may inflate to whatever it compresses to
-_LABEL = re.compile(rf"[^\s\x00-\x1f\x7f-\x9f]{{1,{MAX_LABEL_CHARS}}}")
+_LABEL = re.compile(rf"[^\s\x00-\x1f\x7f-\x9f\ud800-\udfff]{{1,{MAX_LABEL_CHARS}}}")
 _INDEX, _VALUE = ("<u4",), ("<f4", "<f2")
 
 
@@ -71,7 +72,7 @@ def read_text_model_file(path: str, fmt: str, version: int) -> tuple[dict, dict[
     otherwise."""
     with _reading(path, WHAT):
         with _open_regular(path, WHAT) as f:
-            with zipfile.ZipFile(f) as z:
+            with open_zip(f, 1 + 2 * len(_table_names(TAG_COLUMNS))) as z:
                 infos = z.infolist()
                 if len(infos) > 1 + 2 * len(_table_names(TAG_COLUMNS)):
                     raise _Bad(f"the archive has {len(infos)} members (a text model has at "

@@ -135,7 +135,7 @@ def _conll_sentence(block: list[str], first: int, path: str | None) -> TextSente
                              path, number)
         wid = cols[0]
         if wid != str(len(forms) + 1):  # a multiword range, an empty node or an error
-            non_words.check(wid, len(forms), number)
+            non_words.check(wid, len(forms), number, cols)
             continue
         head = cols[6]
         if head != "_" and not (head.isdigit() and head.isascii()):

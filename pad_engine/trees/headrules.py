@@ -16,6 +16,7 @@ from nltk import Tree
 
 from pad_engine.errors import InputError
 from pad_engine.io.gate import TABLE_BYTES, read_bytes
+from pad_engine.io.limits import line_problem
 from pad_engine.trees.lextree import LexNode, is_preterminal, positioned, strip_label
 from pad_engine.trees.walk import fold
 
@@ -104,6 +105,9 @@ class HeadRules:
         classes: dict[str, set[str]] = {}
         skip: set[str] = set()
         coordination: set[str] = set()
+        found = line_problem(text.split("\n"))
+        if found:
+            raise InputError(found[1], path, found[0])
         for number, raw in enumerate(text.splitlines(), 1):
             fields = raw.split()
             if not fields or fields[0].startswith("#"):

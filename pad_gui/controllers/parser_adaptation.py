@@ -68,7 +68,7 @@ def adapted_keys(session: Session) -> set[str] | None:
         return None
     try:
         keys = json.loads(session.store.meta(ADAPTED_META) or "[]")
-    except ValueError:
+    except (ValueError, RecursionError):  # a project's text is not trusted: nested 100,000 deep
         return set()
     return {k for k in keys if isinstance(k, str)} if isinstance(keys, list) else set()
 

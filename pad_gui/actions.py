@@ -55,7 +55,7 @@ ACTIONS: tuple[Action, ...] = (
            "corrections whose sentence changed in the file or left it: apply or export them",
            (), "File", 1),
     Action("compare", "Co&mpare With…",
-           "another annotation of this file (a Penn export) side by side: take a side",
+           "another annotator's Penn trees of this file side by side: take a side",
            (), "File", 1),
     Action("batch", "&Batch Convert Folder…",
            "convert every CoNLL file under a folder into Penn trees", (), "File", 2),

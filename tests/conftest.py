@@ -164,6 +164,23 @@ def isolated_settings(qapp):
     QSettings().clear()
     yield
     QSettings().clear()
+    _delete_windows(qapp)
+
+
+def _delete_windows(qapp) -> None:
+    """Close and delete the test's windows now, at a point of our choosing. Left to the
+    garbage collector, a window (with its scene, timers and threads) was destroyed wherever a
+    later test happened to allocate, once inside Qt's event loop: a segfault that ended the
+    whole run."""
+    import gc
+
+    from PySide6.QtCore import QCoreApplication, QEvent
+
+    for widget in qapp.topLevelWidgets():
+        widget.close()
+        widget.deleteLater()
+    QCoreApplication.sendPostedEvents(None, QEvent.DeferredDelete)
+    gc.collect()
 
 
 @pytest.fixture

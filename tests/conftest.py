@@ -164,20 +164,26 @@ def isolated_settings(qapp):
     QSettings().clear()
     yield
     QSettings().clear()
-    _delete_windows(qapp)
 
 
-def _delete_windows(qapp) -> None:
-    """Close and delete the test's windows now, at a point of our choosing. Left to the
-    garbage collector, a window (with its scene, timers and threads) was destroyed wherever a
-    later test happened to allocate, once inside Qt's event loop: a segfault that ended the
-    whole run."""
+@pytest.fixture(autouse=True)
+def _windows_deleted(request):
+    """Close and delete a Qt test's windows when it ends, at a point of our choosing. Left
+    to the garbage collector, a window (with its scene, timers and threads) was destroyed
+    wherever a later test happened to allocate, once inside Qt's event loop: a segfault that
+    ended the whole run."""
+    yield
+    if "qtbot" not in request.fixturenames:
+        return
     import gc
 
     from PySide6.QtCore import QCoreApplication, QEvent
+    from PySide6.QtWidgets import QApplication
 
+    qapp = QApplication.instance()
     for widget in qapp.topLevelWidgets():
-        widget.close()
+        if widget.isVisible():
+            widget.close()
         widget.deleteLater()
     QCoreApplication.sendPostedEvents(None, QEvent.DeferredDelete)
     gc.collect()

@@ -326,10 +326,10 @@ def test_pad_search_decodes_a_conll_file_without_trees(sample, capsys):
 
 
 def test_a_project_is_pointed_to_the_app(tmp_path, capsys):
+    """pad search and pad check read exports (pad agree reads projects: test_agreement)."""
     project = tmp_path / "mine.padproject"
     project.write_bytes(b"SQLite format 3\x00")
-    for command in (["search", "NP", str(project)], ["check", str(project)],
-                    ["agree", str(project), str(project)]):
+    for command in (["search", "NP", str(project)], ["check", str(project)]):
         assert main(command) == 1
         err = capsys.readouterr().err
         assert err.count("\n") == 1 and "export its trees" in err

@@ -19,6 +19,7 @@ from nltk import Tree
 from pad_engine.errors import InputError
 from pad_engine.io.conll import read_conll
 from pad_engine.io.penn import normalize, read_penn
+from pad_engine.io.treefiles import without_empty
 from pad_engine.quality.forest import Sentence
 from pad_engine.trees.deptree import DepSentence
 from pad_engine.trees.headrules import HeadRules, dependencies, head_children
@@ -32,19 +33,6 @@ def is_conll(path: str | os.PathLike[str]) -> bool:
     return Path(path).suffix.lower() in CONLL_SUFFIXES
 
 
-def without_empties(tree: Tree) -> Tree | None:
-    """The tree without ``-NONE-`` leaves and the phrases they leave empty, labels kept
-    (function tags and all: searches may ask for them)."""
-
-    def visit(node: Tree, kids: list[Tree | None]) -> Tree | None:
-        if is_preterminal(node):
-            return None if node.label() == "-NONE-" else Tree(node.label(), [node[0]])
-        kept = [k for k in kids if k is not None]
-        return Tree(node.label(), kept) if kept else None
-
-    return fold(tree, lambda n: [] if is_preterminal(n) else list(n), visit)
-
-
 def penn_sentences(path: str, rules: HeadRules, encoding: str | None = None,
                    warn: Callable[[str], None] | None = None) -> list[Sentence]:
     """The trees of a Penn file, each with the d-parse its head table induces."""
@@ -53,7 +41,7 @@ def penn_sentences(path: str, rules: HeadRules, encoding: str | None = None,
         warn(result.note)
     out = []
     for number, (raw, line) in enumerate(zip(result.trees, result.lines), 1):
-        tree = without_empties(raw)
+        tree = without_empty(raw)
         if tree is None or not len(tree):
             raise InputError("tree has no words once its empty elements are removed", path,
                              line)
@@ -78,7 +66,7 @@ def paired_sentences(conll: str, penn: str, encoding: str | None = None,
     out = []
     for number, (sent, raw, line) in enumerate(zip(deps.sentences, trees.trees, trees.lines),
                                                1):
-        tree = without_empties(raw)
+        tree = without_empty(raw)
         words = 0 if tree is None else len(tree.leaves())
         if words != len(sent.forms):
             raise InputError(f"tree {number} has {words} words but sentence {number} of "
@@ -150,7 +138,7 @@ def trees_for(path: str, sentences: Sequence[DepSentence], encoding: str | None 
                          "the open file", path)
     out = []
     for number, (sent, raw, line) in enumerate(zip(sentences, result.trees, result.lines), 1):
-        tree = without_empties(raw)
+        tree = without_empty(raw)
         words = [] if tree is None else tree.leaves()
         if len(words) != len(sent.forms):
             raise InputError(f"tree {number} has {len(words)} words but sentence {number} "

@@ -10,6 +10,7 @@ last resort, for a grammar glue rules cannot use (:data:`FALLBACK_WHY`).
 from __future__ import annotations
 
 import sys
+import threading
 from collections import Counter
 from dataclasses import dataclass
 from typing import NamedTuple
@@ -270,7 +271,10 @@ def steady_allocator() -> None:
     if _STEADY:
         return
     _STEADY = True
-    if not sys.platform.startswith("linux"):
+    # mallopt is MT-Unsafe (glibc's manual): it changes state other threads' malloc reads
+    # unlocked. A command decodes on its one thread; in the app or a test process other
+    # threads run (the Qt thread, workers), and there it is left alone.
+    if not sys.platform.startswith("linux") or threading.active_count() > 1:
         return
     import ctypes
     import ctypes.util

@@ -12,10 +12,11 @@ import stat
 from pathlib import Path
 
 import pytest
+import test_gui_app
 from guikit import answer_open_dialog
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFileDialog
-from test_gui_app import menu_action, new_window
+from test_gui_app import menu_action
 from test_hostile_gate import Watchdog, hostile, snapshot
 
 from pad_gui.actions import ACTIONS
@@ -32,13 +33,7 @@ FOLDER_KINDS = {"device": "not a folder (a character device)",
                 "input": "the output folder is the input folder"}
 
 
-@pytest.fixture
-def window(qtbot, tiny_model, sample):
-    window = new_window(qtbot, tiny_model)
-    window.open_path(sample)
-    qtbot.waitUntil(window.decoded_current, timeout=30000)
-    yield window
-    window.close()
+window = test_gui_app.window  # the sample open with the tiny model
 
 
 def messages(window) -> list[str]:

@@ -152,10 +152,7 @@ class Treebank:
 
     @classmethod
     def of(cls, sentences: list[Sentence]) -> Treebank:
-        bank = cls()
-        for s in sentences:
-            bank.add(s)
-        return bank
+        return cls.of_flats([Flat(s) for s in sentences])
 
     @classmethod
     def of_flats(cls, flats: list[Flat]) -> Treebank:
@@ -164,9 +161,6 @@ class Treebank:
         for flat in flats:
             bank.add_flat(flat)
         return bank
-
-    def add(self, sentence: Sentence) -> None:
-        self.add_flat(Flat(sentence))
 
     def add_flat(self, flat: Flat) -> None:
         k = len(self.flats)

@@ -50,8 +50,8 @@ def run(args: argparse.Namespace) -> int:
         BoundedStream,
         check_inputs,
         open_read,
-        open_write,
         prepare_outputs,
+        write_lines,
     )
     from pad_engine.trees.projectivize import describe_lifts
 
@@ -97,11 +97,7 @@ def run(args: argparse.Namespace) -> int:
             print(f"pad convert: {choice.name}: {choice.reason}", file=sys.stderr)
         report = ConvertReport()
         chunks = convert_items(engine, items, report, not args.no_prune, args.kbest)
-        if args.output:
-            with open_write(args.output, "w") as out:
-                out.writelines(chunks)
-        else:
-            sys.stdout.writelines(chunks)
+        write_lines(args.output, chunks)
     if stream.note:
         print(f"pad convert: {stream.note}", file=sys.stderr)
     warning = engine.relations_warning(report.relations)

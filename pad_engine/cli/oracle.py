@@ -31,7 +31,7 @@ def run(args: argparse.Namespace) -> int:
     from pad_engine.decoding.parser import Parser
     from pad_engine.errors import InputError
     from pad_engine.io.conll import read_conll
-    from pad_engine.io.gate import check_inputs, open_write, prepare_outputs
+    from pad_engine.io.gate import check_inputs, prepare_outputs, write_lines
     from pad_engine.io.penn import read_penn
     from pad_engine.learning.pairs import (
         closest_lines,
@@ -86,11 +86,6 @@ def run(args: argparse.Namespace) -> int:
         print(f"pad oracle: EVALB F1 of these trees against the gold trees "
               f"{pairs_f1(pairs, [found[id(p)] for p in pairs]):.2f} ({len(pairs)} sentences)",
               file=sys.stderr)
-    text = "\n".join(lines) + "\n"
-    if args.output:
-        with open_write(args.output, "w") as out:
-            out.write(text)
-    else:
-        sys.stdout.write(text)
+    write_lines(args.output, [line + "\n" for line in lines])
     return 0
 

@@ -36,10 +36,10 @@ def run(args: argparse.Namespace) -> int:
     from pad_engine.errors import InputError
     from pad_engine.io.gate import (
         check_inputs,
-        open_write,
         prepare_outputs,
         read_bytes,
         read_stream,
+        write_lines,
     )
     from pad_engine.parsing.pipeline import TextPipeline, load_text_model, paired_choice
     from pad_engine.parsing.text import conll_lines, read_text
@@ -92,14 +92,9 @@ def run(args: argparse.Namespace) -> int:
             problems.append(InputError(err.problem, name, item.line))
             trees.append("\n\n" if args.kbest else "\n")
         deps.append(conll_lines(item, analysis.tags, analysis.heads, analysis.rels))
-    if args.output:
-        with open_write(args.output, "w") as out:
-            out.writelines(trees)
-    else:
-        sys.stdout.writelines(trees)
+    write_lines(args.output, trees)
     if args.deps_out:
-        with open_write(args.deps_out, "w") as out:
-            out.writelines(deps)
+        write_lines(args.deps_out, deps)
     for err in problems:
         print(f"pad parse: skipped {err}", file=sys.stderr)
     for line, cut_to in cut:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import os
 import stat
+import sys
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from typing import IO, BinaryIO
@@ -280,6 +281,17 @@ def write_text(path: FilePath, text: str, encoding: str = "utf-8") -> None:
     """Write ``text`` to ``path`` through :func:`open_write`, exactly as given."""
     with open_write(path, "w", encoding=encoding, newline="") as f:
         f.write(text)
+
+
+def write_lines(path: FilePath | None, lines: Iterable[str]) -> None:
+    """A command's output: ``lines`` to ``path`` through :func:`open_write`, or to standard
+    output when no path is given; consumed as they come, so a stream is written while it is
+    made."""
+    if path is None:
+        sys.stdout.writelines(lines)
+        return
+    with open_write(path, "w") as f:
+        f.writelines(lines)
 
 
 def write_bytes(path: FilePath, data: bytes) -> None:

@@ -41,7 +41,7 @@ from pad_engine.learning.selection import margin_of, priority
 from pad_engine.learning.train import Cancelled, Progress, example_from_lextree
 from pad_engine.parsing import adapt as _adapt
 from pad_engine.parsing.adapt import ParserComparison
-from pad_engine.parsing.annotation import TEXT_MODEL, predicts_arcs, read_for_annotation
+from pad_engine.parsing.annotation import TEXT_MODEL, open_for_annotation, read_for_annotation
 from pad_engine.parsing.model import TextModel
 from pad_engine.parsing.pipeline import load_text_model
 from pad_engine.quality.agreement import agree_trees
@@ -70,7 +70,7 @@ __all__ = [
     "FileResult", "InputError", "LexNode", "Model", "PadError", "Progress", "RuleBasedEngine",
     "check_inputs", "check_output", "choose", "convert_folder", "cross_validate",
     "default_jobs", "default_model_path", "edits", "induced_heads", "margin_of", "priority",
-    "open_write", "predicts_arcs", "prepare_outputs", "read_bytes", "read_conll",
+    "open_write", "open_for_annotation", "prepare_outputs", "read_bytes", "read_conll",
     "read_for_annotation", "resource_path", "retrain", "to_line", "tree_problem", "write_bytes",
     "write_conll", "write_text",
     # treebank quality: search, consistency, agreement

@@ -9,11 +9,14 @@ result's note says that the arcs are predicted and by which text model.
 
 from __future__ import annotations
 
+import io
 import os
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from pad_engine.errors import InputError, ModelError
 from pad_engine.io.conll import ConllResult, parse_conll, parse_decoded
+from pad_engine.io.encoding import Decoded
 from pad_engine.io.encoding import read_text as read_file
 from pad_engine.io.treefiles import is_tree_file, read_tree_file
 from pad_engine.parsing.pipeline import TextPipeline, load_text_model
@@ -24,7 +27,7 @@ TEXT_MODEL = "ud"  # UD relations and tags: they pair with the bundled UD PAD mo
 
 def has_heads(text: str) -> bool:
     """Whether the text is CoNLL whose first word line has a HEAD (not "_")."""
-    for line in text.split("\n"):
+    for line in io.StringIO(text):  # line by line: the first word line decides
         cols = line.split("\t")
         if len(cols) >= 8 and cols[0].strip().isdigit():
             return cols[6].strip() != "_"
@@ -40,20 +43,32 @@ def refuse_unreadable(text: str, name: str) -> None:
         raise InputError("a binary file (it holds NUL bytes), not a treebank or text", name)
 
 
-def predicts_arcs(path: str | os.PathLike[str], encoding: str | None = None) -> bool:
-    """Whether :func:`read_for_annotation` would load a text model to predict the file's
-    arcs (plain text, CoNLL without heads): a read that takes seconds, worth a progress
-    report. False for a file it refuses, so that it is refused at once."""
+@dataclass(frozen=True)
+class Opened:
+    """A file read once for annotation, and what it holds: ``trees`` (Penn or ``.psd``),
+    ``conll`` (its d-parses given) or ``text`` (plain text or CoNLL without heads: a text
+    model must predict its arcs, a read that takes seconds, worth a progress report)."""
+
+    name: str
+    decoded: Decoded
+    kind: str
+
+    @property
+    def predicts_arcs(self) -> bool:
+        return self.kind == "text"
+
+
+def open_for_annotation(path: str | os.PathLike[str], encoding: str | None = None) -> Opened:
+    """Read a file and tell what it holds; an empty or binary file raises InputError."""
     name = os.fspath(path)
-    try:
-        text = read_file(name, encoding).text
-        refuse_unreadable(text, name)
-    except (OSError, InputError, LookupError):
-        return False
-    return not is_tree_file(name, text) and not has_heads(text)
+    decoded = read_file(name, encoding)
+    refuse_unreadable(decoded.text, name)
+    kind = ("trees" if is_tree_file(name, decoded.text) else
+            "conll" if has_heads(decoded.text) else "text")
+    return Opened(name, decoded, kind)
 
 
-def read_for_annotation(path: str | os.PathLike[str], encoding: str | None = None,
+def read_for_annotation(path: str | os.PathLike[str] | Opened, encoding: str | None = None,
                         text_model: str = TEXT_MODEL, fallback: str | None = None,
                         headrules: str | None = None, *, tokenize: bool = True,
                         progress: Callable[[str], None] | None = None) -> ConllResult:
@@ -65,14 +80,14 @@ def read_for_annotation(path: str | os.PathLike[str], encoding: str | None = Non
     predicts instead. A Penn or ``.psd`` file gives its own trees, its d-parses read off
     them by ``headrules`` (``pad_engine.io.treefiles``). Plain text is split into tokens as
     ``pad parse --tokenize`` splits it, or with ``tokenize`` False at white space only;
-    ``progress`` hears what a long read is doing."""
+    ``progress`` hears what a long read is doing. A file :func:`open_for_annotation` read
+    already is not read again."""
     say = progress or (lambda text: None)
-    name = os.fspath(path)
-    decoded = read_file(name, encoding)
-    refuse_unreadable(decoded.text, name)
-    if is_tree_file(name, decoded.text):
+    opened = path if isinstance(path, Opened) else open_for_annotation(path, encoding)
+    name, decoded = opened.name, opened.decoded
+    if opened.kind == "trees":
         return read_tree_file(name, encoding, headrules)
-    if has_heads(decoded.text):  # parse what is decoded already: the file is read once
+    if opened.kind == "conll":  # parse what is decoded already: the file is read once
         return parse_decoded(decoded, name, on_error="skip")
     unusable = ""
     say(f"Loading the text model {text_model}…")

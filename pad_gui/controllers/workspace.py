@@ -22,7 +22,7 @@ from pad_engine.api import (
     edits,
     induced_heads,
     margin_of,
-    predicts_arcs,
+    open_for_annotation,
     prepare_outputs,
     priority,
     read_for_annotation,
@@ -210,14 +210,20 @@ class Workspace:
         parser = parser_path(project if project is not None else
                              self.projects.project_for(path))
 
+        try:  # read once: what it holds says whether a worker reads on
+            opened = open_for_annotation(path, encoding)
+        except (OSError, PadError) as e:
+            return self._cannot_open(path, _why(e))
+
         def read(progress: Callable[[str], None] | None = None) -> ConllResult:
             # text: arcs predicted by the parser adapted in the project, else the bundled one
             options = {"headrules": headrules, "tokenize": tokenize, "progress": progress}
             if parser.exists():
-                return read_for_annotation(path, encoding, str(parser), TEXT_MODEL, **options)
-            return read_for_annotation(path, encoding, **options)
+                return read_for_annotation(opened, encoding, str(parser), TEXT_MODEL,
+                                           **options)
+            return read_for_annotation(opened, encoding, **options)
 
-        if self.run is not None and predicts_arcs(path, encoding):
+        if self.run is not None and opened.predicts_arcs:
             self.reading = path
             self._reader = worker = Worker(lambda job: read(job.report), "pad-open")
             worker.yielded.connect(self.background.emit)

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 
 from pad_engine.quality.forest import Sentence
 from pad_engine.trees import edits
+from pad_engine.trees.deptree import depths
 from pad_engine.trees.lextree import LexNode, strip_label
 
 WEIGHTS = {"corrected": 3.0, "edited": 1.5, "machine": 1.0}
@@ -65,20 +66,18 @@ class Entry:
 
 
 def spans(tree: LexNode) -> dict[tuple[int, int], str]:
-    """Every span a phrase covers, with the chain of phrase labels over it, top down
-    (function tags cut; the root's own label left out)."""
-    chains: dict[tuple[int, int], list[str]] = defaultdict(list)
-    for path, node in edits.phrases(tree):
-        if path:
-            chains[node.span()].append(strip_label(node.label))
-    return {span: labels[-1] for span, labels in chains.items()}
+    """Every span a phrase covers, with the lowest phrase label over it (function tags cut;
+    the root's own label left out)."""
+    return {node.span(): strip_label(node.label) for path, node in edits.phrases(tree)
+            if path}
 
 
 def subtree_spans(heads: Sequence[int]) -> list[tuple[int, int, int]]:
     """(head, first, last) of every contiguous d-subtree of 2..MAX_SUBTREE words."""
     n = len(heads)
     lo, hi, size = list(range(n)), list(range(n)), [1] * n
-    order = sorted(range(n), key=lambda m: -_depth(heads, m))
+    depth = depths(heads)
+    order = sorted(range(n), key=lambda m: -depth[m])
     for m in order:
         h = heads[m] - 1
         if h >= 0:
@@ -86,14 +85,6 @@ def subtree_spans(heads: Sequence[int]) -> list[tuple[int, int, int]]:
             size[h] += size[m]
     return [(h, lo[h], hi[h]) for h in range(n)
             if 2 <= size[h] <= MAX_SUBTREE and hi[h] - lo[h] + 1 == size[h]]
-
-
-def _depth(heads: Sequence[int], m: int) -> int:
-    d = 0
-    while heads[m] and d <= len(heads):
-        m = heads[m] - 1
-        d += 1
-    return d
 
 
 def find_inconsistencies(sentences: Sequence[Sentence], use_rels: bool = True,

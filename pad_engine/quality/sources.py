@@ -21,7 +21,7 @@ from pad_engine.io.conll import read_conll
 from pad_engine.io.penn import normalize, read_penn
 from pad_engine.io.treefiles import without_empty
 from pad_engine.quality.forest import Sentence
-from pad_engine.trees.deptree import DepSentence
+from pad_engine.trees.deptree import DepSentence, depths
 from pad_engine.trees.headrules import HeadRules, dependencies, head_children
 from pad_engine.trees.lextree import LexNode, from_penn, is_preterminal
 from pad_engine.trees.walk import fold
@@ -99,7 +99,7 @@ def dep_sentence(sent: DepSentence, tree: LexNode, file: str, number: int,
 def by_dparse(tree: Tree, heads: Sequence[int]) -> LexNode:
     """Lexicalize an nltk tree by a d-parse: each phrase is headed by the child that holds
     the word of its span highest in the d-parse (leftmost on ties)."""
-    depth = _depths(heads)
+    depth = depths(heads)
     counter = [0]
 
     def build(node: Tree, kids: list[tuple[LexNode, int]]) -> tuple[LexNode, int]:
@@ -112,20 +112,6 @@ def by_dparse(tree: Tree, heads: Sequence[int]) -> LexNode:
 
     root, _ = fold(tree, lambda n: [] if is_preterminal(n) else list(n), build)
     return root
-
-
-def _depths(heads: Sequence[int]) -> list[int]:
-    depth = [-1] * len(heads)
-    for m in range(len(heads)):
-        path, w = [], m
-        while w >= 0 and depth[w] < 0 and len(path) <= len(heads):
-            path.append(w)
-            w = heads[w] - 1
-        d = depth[w] if w >= 0 else 0
-        for v in reversed(path):
-            d += 1
-            depth[v] = d
-    return depth
 
 
 def trees_for(path: str, sentences: Sequence[DepSentence], encoding: str | None = None

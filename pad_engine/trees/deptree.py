@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -128,3 +129,18 @@ def is_projective(heads: list[int] | tuple[int, ...]) -> bool:
             hi[h] = max(hi[h], hi[m])
             size[h] += size[m]
     return True
+
+
+def depths(heads: Sequence[int]) -> list[int]:
+    """Each word's depth in the d-parse (1 under the root), in time linear in its length."""
+    depth = [-1] * len(heads)
+    for m in range(len(heads)):
+        path, w = [], m
+        while w >= 0 and depth[w] < 0 and len(path) <= len(heads):
+            path.append(w)
+            w = heads[w] - 1
+        d = depth[w] if w >= 0 else 0
+        for v in reversed(path):
+            d += 1
+            depth[v] = d
+    return depth

@@ -178,10 +178,10 @@ def test_the_learned_engine_and_the_projection_are_converters():
 
 
 def test_code_reads_the_resources_of_its_own_checkout():
-    """Not those of another checkout installed in the same environment (editable installs map
-    ``pad_resources`` to the first checkout's folder)."""
+    """Not those of another checkout installed in the same environment (the resources are
+    package data of ``pad_engine``, found beside the code that was imported)."""
     from pad_engine.resources import resource_path
 
     assert resource_path("headrules", "collins.txt") == \
-        REPO / "resources" / "headrules" / "collins.txt"
+        REPO / "pad_engine" / "data" / "headrules" / "collins.txt"
     assert resource_path("models").is_dir()

@@ -17,7 +17,7 @@ SELECT_SIZES = [25, 50, 100, 200]
 TIMED_SIZE = 200
 COMPARE_SIZES = [5, 15, 50, 200]
 COMPARE_TEST = 300  # test trees at most, spread over the test split
-PAIRED_HOLD_OUT = 10  # the bundled UD model was trained with --hold-out 10 (README)
+PAIRED_HOLD_OUT = 10  # the bundled UD model was trained with --hold-out 10 (docs/EXPERIMENTS.md)
 ALPINO_TEST = 1000  # held-out trees, as pad bench-labels scores on
 
 

@@ -1,8 +1,8 @@
-"""Where the shipped files are: head tables, bundled models, the sample treebank.
+"""Where the shipped files are: head tables, bundled models, label sets, the sample treebank.
 
-In a checkout they are the top-level ``resources/`` folder beside this package, always this
-checkout's own: an editable install of another checkout in the same environment must not
-lend its models. An installed wheel has them as the package ``pad_resources`` (setup.py).
+They are package data of ``pad_engine`` (its ``data/`` folder), so the package that reads
+them carries them: a wheel installs them beside the code, and code run from a checkout (or
+an editable install of it) reads that checkout's own, never another's.
 """
 
 from __future__ import annotations
@@ -10,15 +10,10 @@ from __future__ import annotations
 from importlib.resources import files
 from pathlib import Path
 
-_CHECKOUT = Path(__file__).resolve().parent.parent
-
 
 def resource_dir() -> Path:
-    """The folder that holds ``headrules/``, ``models/`` and ``sample/``."""
-    local = _CHECKOUT / "resources"
-    if (_CHECKOUT / "pyproject.toml").is_file() and (local / "headrules").is_dir():
-        return local
-    return Path(str(files("pad_resources")))
+    """The folder that holds ``headrules/``, ``labels/``, ``models/`` and ``sample/``."""
+    return Path(str(files("pad_engine").joinpath("data")))
 
 
 def resource_path(*parts: str) -> Path:

@@ -21,7 +21,8 @@ LAYERS = (
      "pad_engine.io.special", "pad_engine.io.limits"),
     ("pad_engine.trees",),
     ("pad_engine.io",),
-    ("pad_engine.decoding", "pad_engine.parsing"),
+    ("pad_engine.decoding",),
+    ("pad_engine.parsing",),  # the text pipeline ends by converting its d-parses
     ("pad_engine.learning", "pad_engine.quality"),
     ("pad_engine.batch",),
     ("pad_engine.api",),
@@ -31,6 +32,10 @@ GUI_MAY_IMPORT = ("pad_engine.api",)
 # The app's state and behaviour, which tests drive without Qt (napari's Qt-free core).
 GUI_QT_FREE = ("pad_gui.controllers", "pad_gui.session", "pad_gui.store", "pad_gui.events",
                "pad_gui.worker")
+# The views (every other module) reach the project and the background worker through the
+# controllers, which own them; ui_thread is the worker's Qt end, polling one on the UI thread.
+GUI_VIEWS_AVOID = ("pad_gui.store", "pad_gui.worker")
+GUI_WORKER_END = ("pad_gui.ui_thread",)
 
 
 def module_name(path: Path, root: Path = REPO) -> str:
@@ -103,6 +108,10 @@ def violations(graph: dict[str, list[tuple[str, int, bool]]]) -> list[str]:
             if _within(mod, GUI_QT_FREE) and (_within(target, QT) or (
                     target.startswith("pad_gui") and not _within(target, GUI_QT_FREE))):
                 out.append(f"{where}: the app's controllers import neither Qt nor its views")
+            if mod.startswith("pad_gui") and not _within(mod, GUI_QT_FREE + GUI_WORKER_END) \
+                    and _within(target, GUI_VIEWS_AVOID):
+                out.append(f"{where}: a view reaches the project and the worker only through "
+                           "the controllers")
             if mod.startswith("pad_gui") and target.startswith("pad_engine") and \
                     not _within(target, GUI_MAY_IMPORT):
                 out.append(f"{where}: the app reaches the engine only through pad_engine.api")
@@ -149,6 +158,11 @@ def test_the_code_keeps_its_contracts():
     ("pad_gui/bad.py", "from pad_engine.decoding.engine import Engine\n", "only through"),
     ("pad_engine/trees/bad.py", "from pad_engine.learning import train\n", "lower layer"),
     ("pad_engine/batch/bad.py", "from pad_engine.cli.convert import run\n", "lower layer"),
+    ("pad_engine/decoding/bad.py", "from pad_engine.parsing import pipeline\n",
+     "lower layer"),
+    ("pad_gui/bad.py", "from pad_gui.store import Store\n", "only through the controllers"),
+    ("pad_gui/bad.py", "def f():\n    from pad_gui import worker\n",
+     "only through the controllers"),
     ("pad_gui/bad.py", "from pad_gui.window import MainWindow\n", "import cycle"),
     ("pad_gui/controllers/bad.py", "from PySide6.QtCore import QTimer\n", "neither Qt"),
     ("pad_gui/session.py", "def f():\n    from pad_gui.window import MainWindow\n",
@@ -178,10 +192,10 @@ def test_the_learned_engine_and_the_projection_are_converters():
 
 
 def test_code_reads_the_resources_of_its_own_checkout():
-    """Not those of another checkout installed in the same environment (editable installs map
-    ``pad_resources`` to the first checkout's folder)."""
+    """Not those of another checkout installed in the same environment (the resources are
+    package data of ``pad_engine``, found beside the code that was imported)."""
     from pad_engine.resources import resource_path
 
     assert resource_path("headrules", "collins.txt") == \
-        REPO / "resources" / "headrules" / "collins.txt"
+        REPO / "pad_engine" / "data" / "headrules" / "collins.txt"
     assert resource_path("models").is_dir()

@@ -19,7 +19,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--label-set", metavar="NAME|FILE",
                         help="the rule-based projection with these phrase labels: ptb (its "
                              "own), ud-generic, alpino-dutch, or a .labels file "
-                             "(resources/labels/README.md)")
+                             "(pad_engine/data/labels/README.md)")
     parser.add_argument("--corrected", nargs=2, metavar=("TREES", "CONLL"),
                         help="corrected Penn trees of some sentences and their d-parses (same "
                              "order): convert with what they teach best (a PAD model retrained "

@@ -17,7 +17,7 @@ SELECT_SIZES = [25, 50, 100, 200]
 TIMED_SIZE = 200
 COMPARE_SIZES = [5, 15, 50, 200]
 COMPARE_TEST = 300  # test trees at most, spread over the test split
-PAIRED_HOLD_OUT = 10  # the bundled UD model was trained with --hold-out 10 (README)
+PAIRED_HOLD_OUT = 10  # the bundled UD model was trained with --hold-out 10 (docs/EXPERIMENTS.md)
 ALPINO_TEST = 1000  # held-out trees, as pad bench-labels scores on
 
 
@@ -75,6 +75,8 @@ def run(args: argparse.Namespace) -> int:
         raise InputError("--sizes must be positive")
     check_inputs([args.alpino, args.model], [args.treebank])
     _check_alpino(args)
+    if args.output:
+        _need_matplotlib()
     if args.alpino:
         _alpino(args.alpino, args.select, args.sizes or SELECT_SIZES, args.test or ALPINO_TEST)
         return 0
@@ -272,6 +274,17 @@ def _nltk_treebank():
     except LookupError:
         raise PadError("no Penn Treebank sample found: give --treebank DIR "
                          "(or install NLTK's 'treebank' corpus)") from None
+
+
+def _need_matplotlib() -> None:
+    """The plot needs matplotlib, an optional extra: say which before the training, not after."""
+    from pad_engine.errors import PadError
+
+    try:
+        import matplotlib  # noqa: F401 - imported only to see that it is there
+    except ImportError:
+        raise PadError("-o draws with matplotlib, which is not installed: "
+                       "pip install 'pad-studio[plot]'") from None
 
 
 def plot(points: list, path: str, labeled: bool = False) -> None:

@@ -31,8 +31,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
                              "97.96 exact / 97.83 pruned instead of 97.53 / 97.44, but decode "
                              "at 1,067 instead of 4,960 sentences/s pruned (pad bench, back to "
                              "back); with few trees back-off is what derives most sentences "
-                             "(README, 'A stronger model on little data'); --no-backoff "
-                             "decodes faster, as the bundled models do")
+                             "(docs/EXPERIMENTS.md, 'A stronger model on little data'); "
+                             "--no-backoff decodes faster, as the bundled models do")
     parser.add_argument("--deps", nargs="+", metavar="CONLL",
                         help="one CoNLL file per tree file, same sentences in the same order: "
                              "train to build trees consistent with these d-parses (lifted to "

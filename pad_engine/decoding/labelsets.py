@@ -6,7 +6,7 @@ a treebank of another language names its phrases otherwise (Alpino ``np``, ``sma
 projection's own label (which level of the head's chain it is), the head word's tag and the
 head word's relation. Its label may also be ``-``: the phrase is dropped and its children join
 the phrase above (a treebank without VP levels), which keeps the tree consistent with the
-d-parse. Sets are text files (resources/labels/README.md documents the format); the
+d-parse. Sets are text files (pad_engine/data/labels/README.md documents the format); the
 built-in ``ptb`` set is the empty one (the projection's labels unchanged).
 """
 
@@ -94,7 +94,7 @@ class LabelSet:
         return done[id(root)][0][0]
 
     def to_text(self) -> str:
-        """The set in its file format (see resources/labels/README.md)."""
+        """The set in its file format (see pad_engine/data/labels/README.md)."""
         lines = [f"# label set {self.name}: PHRASE TAG RELATION LABEL (most specific wins)"]
         for (phrase, tag, rel), label in sorted(self.rules.items()):
             lines.append(f"{phrase}\t{tag}\t{rel}\t{label}")
@@ -140,7 +140,7 @@ def _rule_lines(text: str) -> Iterator[tuple[int, str]]:
 
 
 def bundled_label_sets() -> list[str]:
-    """Names of the label sets shipped in resources/labels, plus the built-in ``ptb``."""
+    """Names of the label sets shipped in pad_engine/data/labels, plus the built-in ``ptb``."""
     from pad_engine.resources import resource_path
 
     folder = resource_path("labels")

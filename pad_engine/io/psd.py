@@ -15,7 +15,7 @@ Their bracketing is Penn's, with conventions of their own, undone here:
   written so, the lemma is cut off; punctuation is ``,-,`` in both styles;
 * indices on labels (``NP-SBJ-1``, ``NP=2``) are cut by normalization as in the PTB.
 
-The head table ``icepahc`` (resources/headrules/icepahc.txt) lexicalizes such trees.
+The head table ``icepahc`` (pad_engine/data/headrules/icepahc.txt) lexicalizes such trees.
 """
 
 from __future__ import annotations

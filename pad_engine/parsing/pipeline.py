@@ -24,8 +24,8 @@ def load_text_model(name: str) -> tuple[TextModel, Path]:
     """A bundled text model by short name (``ptb``, ``ud``) or a model file by path."""
     path = resource_path("models", BUNDLED[name]) if name in BUNDLED else Path(name)
     if name in BUNDLED and not path.exists():
-        raise ModelError(f"{path}: the bundled {name} text model is missing (see the README "
-                         "for the command that trains it)")
+        raise ModelError(f"{path}: the bundled {name} text model is missing (docs/EXPERIMENTS.md, "
+                         "'The bundled models', has the command that trains it)")
     return TextModel.load(path), path
 
 

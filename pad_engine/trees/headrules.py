@@ -2,7 +2,7 @@
 
 Applying a head table to a Penn tree lexicalizes it, and the d-parse follows (the head word
 of every non-head child depends on the head word of the head child). Tables live in
-``resources/headrules/*.txt``; their format is documented in the header of each shipped
+``pad_engine/data/headrules/*.txt``; their format is documented in the header of each shipped
 table and in ``HeadRules.parse``. Two tables ship: ``collins`` (Collins 1999) and
 ``content`` (content words head, so the d-parses look like Universal Dependencies).
 """

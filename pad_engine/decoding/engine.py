@@ -8,11 +8,20 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Protocol, runtime_checkable
 
+import numpy as np
+
 from pad_engine.decoding.candidate import Candidate
 from pad_engine.decoding.model import Model, default_model_path
-from pad_engine.decoding.parser import Parser
+from pad_engine.decoding.parser import MAX_CHART, Parser
+from pad_engine.trees.compare import distinct
 from pad_engine.trees.deptree import DepSentence
 from pad_engine.trees.projectivize import Lift, projectivize
+from pad_engine.trees.structure import cell_count
+
+# Trees decoded per candidate shown: most of a k-best list are unary chains of one label
+# over another candidate (NP over NP), which are dropped. On EWT dev, 10 of 10, 20, 30 and
+# 40 decoded trees give 6.3, 8.9, 9.7 and 9.9 distinct ones on average.
+OVERDRAW = 4
 
 
 @runtime_checkable
@@ -35,6 +44,13 @@ class Converter(Protocol):
     def candidates(self, sent: DepSentence, k: int = 10, prune: bool = True) -> list[Candidate]:
         """Up to k c-parses consistent with the sentence's d-parse, best first."""
         ...
+
+    @staticmethod
+    def _draw(heads: list[int], k: int) -> int:
+        """How many trees to decode for ``k`` distinct ones: :data:`OVERDRAW` times ``k``,
+        fewer where a chart for that many would pass the size a chart for ``k`` passes."""
+        cells = max(1, cell_count(np.asarray(heads, dtype=np.int64) - 1))
+        return max(k, min(k * OVERDRAW, MAX_CHART // cells - 1))
 
     def best(self, sent: DepSentence, prune: bool = True) -> Candidate:
         """The best c-parse consistent with the sentence's d-parse."""
@@ -89,10 +105,20 @@ class Engine:
 
     def candidates(self, sent: DepSentence, k: int = 10, prune: bool = True) -> list[Candidate]:
         """The k best c-parses consistent with the sentence's d-parse (lifted to a projective
-        one first if need be), best first."""
+        one first if need be), best first, distinct in their labeled brackets once unary
+        chains of one label are merged (:data:`OVERDRAW` times as many are decoded)."""
         heads, lifted = projectivize(sent.heads)
-        parses = self.parser.kbest(sent.forms, sent.tags, heads, k, prune=prune, rels=sent.rels)
-        return [Candidate(p.tree, p.score, p.how, list(lifted), p.cut_to) for p in parses]
+        parses = self.parser.kbest(sent.forms, sent.tags, heads, self._draw(heads, k),
+                                   prune=prune, rels=sent.rels)
+        return [Candidate(p.tree, p.score, p.how, list(lifted), p.cut_to if p.cut_to < k else 0)
+                for p in distinct(parses, lambda p: p.tree, k)]
+
+    @staticmethod
+    def _draw(heads: list[int], k: int) -> int:
+        """How many trees to decode for ``k`` distinct ones: :data:`OVERDRAW` times ``k``,
+        fewer where a chart for that many would pass the size a chart for ``k`` passes."""
+        cells = max(1, cell_count(np.asarray(heads, dtype=np.int64) - 1))
+        return max(k, min(k * OVERDRAW, MAX_CHART // cells - 1))
 
     def best(self, sent: DepSentence, prune: bool = True) -> Candidate:
         """The best c-parse consistent with the sentence's (projectivized) d-parse."""

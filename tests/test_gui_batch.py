@@ -10,7 +10,7 @@ from PySide6.QtWidgets import QWidget
 from test_batch import BAD_LINE, OUTPUTS, conll_text, files_under, make_tree
 from toy import toy_examples
 
-from pad_engine.batch.folders import STATE_NAME
+from pad_engine.batch.state import STATE_NAME
 from pad_engine.learning.train import train
 from pad_gui.batch_dialog import BatchDialog, show_batch_dialog
 

@@ -36,14 +36,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     import sys
 
-    from pad_engine.batch.folders import (
-        CONVERTED,
-        FAILED,
-        SKIPPED,
-        UP_TO_DATE,
-        BatchProgress,
-        convert_folder,
-    )
+    from pad_engine.batch.folders import convert_folder
+    from pad_engine.batch.progress import BatchProgress
+    from pad_engine.batch.report import CONVERTED, FAILED, SKIPPED, UP_TO_DATE
     from pad_engine.errors import InputError
 
     if args.jobs < 0:

@@ -29,7 +29,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="which POS column to read (auto: XPOS where present, else UPOS)")
     parser.add_argument("--scheduler", metavar="ADDRESS",
                         help="run on a Dask cluster (e.g. tcp://host:8786); its workers must "
-                             "see IN, OUT and the model at the same paths")
+                             "see IN, OUT and the model at the same paths. Needs the dask "
+                             "extra: pip install 'pad-studio[dask]'")
     add_encoding(parser)
 
 

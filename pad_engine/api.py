@@ -11,14 +11,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from pad_engine.batch.folders import (
-    FAILED,
-    BatchProgress,
-    BatchReport,
-    FileResult,
-    convert_folder,
-    default_jobs,
-)
+from pad_engine.batch.folders import convert_folder
+from pad_engine.batch.pool import default_jobs
+from pad_engine.batch.progress import BatchProgress
+from pad_engine.batch.report import FAILED, BatchReport, FileResult
 from pad_engine.decoding.choice import Choice, choose
 from pad_engine.decoding.engine import Candidate, Converter, Engine
 from pad_engine.decoding.model import Model, default_model_path

@@ -1,13 +1,11 @@
-"""File > Batch convert folder…: the app's face of ``pad_engine.batch.folders.convert_folder``.
-
-The conversion runs on a :class:`~pad_gui.worker.Worker` (which itself waits on worker
-processes when more than one is asked for); its progress reaches the dialog on the UI thread
-a few times a second, so the UI stays responsive however fast events come.
+"""File > Batch convert folder…: the face of ``controllers.batch``, which runs
+``convert_folder`` and says how it goes; this dialog shows that and forwards the clicks.
+Progress reaches it on the UI thread a few times a second, so the UI stays responsive
+however fast events come.
 """
 
 from __future__ import annotations
 
-import tempfile
 from pathlib import Path
 
 from PySide6.QtCore import Qt
@@ -28,39 +26,28 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from pad_engine.api import (
-    FAILED,
-    BatchProgress,
-    BatchReport,
-    FileResult,
-    PadError,
-    convert_folder,
-    default_jobs,
-    write_bytes,
-)
+from pad_engine.api import BatchReport, FileResult, default_jobs
 from pad_gui import ui_thread
+from pad_gui.controllers.batch import BatchConversion
 from pad_gui.controllers.models import ModelVersions
 from pad_gui.dialogs import bring_to_front, job_buttons
-from pad_gui.store import BUNDLED
-from pad_gui.worker import Worker
 
 POLL_MS = 100
+STEPS = 1000  # progress bar resolution
 
 
 class BatchDialog(QDialog):
-    """Input folder, output folder, model and options; Start, progress, Cancel, results."""
+    """Input folder, output folder, model and options; Start, progress, Cancel, results:
+    the view of a :class:`BatchConversion`."""
 
     def __init__(self, parent: QWidget | None = None,
                  default_model_path: str | Path | None = None,
                  models: ModelVersions | None = None):
         super().__init__(parent)
-        self.models = models
-        self._model_folder: tempfile.TemporaryDirectory | None = None
+        self.batch = BatchConversion(lambda worker: ui_thread.start(worker, self, POLL_MS),
+                                     models)
         self.setWindowTitle("Batch convert folder")
         self.resize(760, 560)
-        self.worker: Worker | None = None
-        self.report: BatchReport | None = None
-        self.error = ""
 
         form = QFormLayout()
         self.input_edit = self._path_row(form, "Input folder:", "Folder with .conll, .conllx "
@@ -74,7 +61,6 @@ class BatchDialog(QDialog):
         self.project_check = QCheckBox("The project's version in use instead")
         self.project_check.setToolTip("Convert with the model version decoding in the open "
                                       "project (Model > Model Versions)")
-        self.project_check.setEnabled(models is not None)
         form.addRow("", self.project_check)
         self.kbest_spin = QSpinBox()
         self.kbest_spin.setRange(0, 1000)
@@ -92,9 +78,9 @@ class BatchDialog(QDialog):
         form.addRow("Processes:", self.jobs_spin)
 
         self.progress_bar = QProgressBar()
-        self.progress_bar.setRange(0, 1000)
+        self.progress_bar.setRange(0, STEPS)
         self.progress_bar.setTextVisible(False)
-        self.status_label = QLabel("Choose the folders, then Start.")
+        self.status_label = QLabel()
         self.status_label.setWordWrap(True)
         self.results = QTreeWidget()
         self.results.setHeaderLabels(["File", "Status", "Sentences", "Converted", "Skipped",
@@ -113,6 +99,10 @@ class BatchDialog(QDialog):
         layout.addWidget(self.results, 1)
         layout.addWidget(self.report_label)
         layout.addWidget(buttons)
+        self.batch.changed.connect(self.refresh)
+        self.batch.cleared.connect(self.results.clear)
+        self.batch.row.connect(self._add_file)
+        self.refresh()
 
     def _path_row(self, form: QFormLayout, label: str, hint: str, folder: bool) -> QLineEdit:
         edit = QLineEdit()
@@ -137,74 +127,40 @@ class BatchDialog(QDialog):
 
     @property
     def running(self) -> bool:
-        return self.worker is not None
+        return self.batch.running
+
+    @property
+    def report(self) -> BatchReport | None:
+        return self.batch.report
+
+    @property
+    def error(self) -> str:
+        return self.batch.error
 
     def start(self) -> None:
-        """Check the fields and start converting off the UI thread."""
-        if self.running:
-            return
-        src, dst = self.input_edit.text().strip(), self.output_edit.text().strip()
-        if not src or not dst:
-            self.status_label.setText("Choose an input folder and an output folder first.")
-            return
-        self.report, self.error = None, ""
-        self.results.clear()
-        self.report_label.clear()
-        self.progress_bar.setValue(0)
-        try:
-            model_path = self._project_model() if self.project_check.isChecked() else \
-                self.model_edit.text().strip() or None
-        except (OSError, KeyError, PadError) as e:
-            self.status_label.setText(f"Not converted: the project's model: {e}")
-            return
-        self.status_label.setText("Starting (loading the model)…")
-        options = {"in_dir": src, "out_dir": dst, "model_path": model_path,
-                   "jobs": self.jobs_spin.value(), "kbest": self.kbest_spin.value(),
-                   "prune": self.prune_check.isChecked()}
-        self.worker = Worker(lambda w: convert_folder(**options, progress=w.report,
-                                                       cancel=w.is_cancelled), "pad-batch")
-        self.worker.yielded.connect(self._progress)
-        self.worker.returned.connect(self._done)
-        self.worker.errored.connect(self._failed)
-        self.worker.finished.connect(self._ended)
-        self._set_running(True)
-        ui_thread.start(self.worker, self, POLL_MS)
-
-    def _project_model(self) -> str | None:
-        """The model file of the project's version in use (a retrained one is written to a
-        temporary file the workers read); None when version 0 chooses per file."""
-        m = self.models
-        if m.active == BUNDLED:
-            return str(m.startup_path) if m.startup_path is not None else None
-        if self._model_folder is None:
-            self._model_folder = tempfile.TemporaryDirectory(prefix="pad-batch-")
-        path = Path(self._model_folder.name) / f"version-{m.active}.padmodel"
-        write_bytes(path, m.store.version_bytes(m.active))
-        return str(path)
+        """Start: the fields as they are, to the controller."""
+        self.batch.start(self.input_edit.text(), self.output_edit.text(),
+                         self.model_edit.text().strip() or None,
+                         project_model=self.project_check.isChecked(),
+                         jobs=self.jobs_spin.value(), kbest=self.kbest_spin.value(),
+                         prune=self.prune_check.isChecked())
 
     def cancel(self) -> None:
-        """Stop after the current sentence; finished files stay, partial ones are removed."""
-        if self.worker is not None:
-            self.worker.cancel()
-            self.cancel_button.setEnabled(False)
-            self.status_label.setText("Cancelling…")
+        self.batch.cancel()
 
-    def _set_running(self, running: bool) -> None:
+    def refresh(self) -> None:
+        """Show the run as the controller has it."""
+        b = self.batch
         for w in (self.start_button, self.input_edit, self.output_edit, self.model_edit,
-                  self.kbest_spin, self.prune_check, self.jobs_spin, self.project_check):
-            w.setEnabled(not running)
-        self.cancel_button.setEnabled(running)
-
-    def _progress(self, event: BatchProgress) -> None:
-        if event.file is not None:
-            self._add_file(event.file)
-        if not self.worker.cancelled:
-            self.progress_bar.setValue(round(1000 * event.fraction))
-            left = (f", {_duration(event.seconds_left)} left"
-                    if event.seconds_left is not None else "")
-            self.status_label.setText(
-                f"{event.files_done} of {event.files_total} files, {event.sentences_done:,} "
-                f"sentences, {event.sentences_per_second:,.0f} sentences/s{left}")
+                  self.kbest_spin, self.prune_check, self.jobs_spin):
+            w.setEnabled(not b.running)
+        self.project_check.setEnabled(not b.running and b.models is not None)
+        self.cancel_button.setEnabled(b.running and not b.cancelling)
+        self.progress_bar.setValue(round(STEPS * b.fraction))
+        self.status_label.setText(b.status)
+        self.report_label.setText(b.report_note)
+        if b.report is not None:
+            self.results.sortItems(0, Qt.AscendingOrder)
 
     def _add_file(self, f: FileResult) -> None:
         item = QTreeWidgetItem([f.input, f.status if not f.error else f"{f.status}: {f.error}",
@@ -217,49 +173,10 @@ class BatchDialog(QDialog):
             child.setFirstColumnSpanned(True)
             child.setToolTip(0, child.text(0))
 
-    def _ended(self) -> None:
-        self.worker = None
-        self._set_running(False)
-
-    def _failed(self, error: Exception) -> None:
-        self.error = str(error) if isinstance(error, (PadError, OSError)) else \
-            f"{type(error).__name__}: {error}"
-        self.status_label.setText(f"Not converted: {self.error}")
-
-    def _done(self, report: BatchReport) -> None:
-        self.report = report
-        shown = {self.results.topLevelItem(i).text(0)
-                 for i in range(self.results.topLevelItemCount())}
-        for f in report.files:  # files up to date from an earlier run come only with the report
-            if f.input not in shown:
-                self._add_file(f)
-        self.results.sortItems(0, Qt.AscendingOrder)
-        if not report.cancelled:
-            self.progress_bar.setValue(1000)
-        failed = report.count(FAILED)
-        what = "Cancelled" if report.cancelled else "Done"
-        self.status_label.setText(
-            f"{what}: {report.converted:,} of {report.sentences:,} sentences converted in "
-            f"{len(report.files)} files ({failed} failed, {len(report.skipped)} sentences "
-            f"skipped), {report.seconds:.1f} s, {report.sentences_per_second:,.0f} sentences/s.")
-        self.report_label.setText(f"Report: {report.report_path} (and .txt)")
-
     def reject(self) -> None:
         """Closing while running cancels first, so no worker outlives the dialog."""
-        if self.worker is not None:
-            self.cancel()
-            self.worker.stop()
+        self.batch.stop()
         super().reject()
-
-
-def _duration(seconds: float) -> str:
-    seconds = round(seconds)
-    if seconds < 60:
-        return f"{seconds} s"
-    minutes, seconds = divmod(seconds, 60)
-    if minutes < 60:
-        return f"{minutes} min {seconds:02d} s"
-    return f"{minutes // 60} h {minutes % 60:02d} min"
 
 
 def show_batch_dialog(window: QWidget, model_path: str | Path | None = None,

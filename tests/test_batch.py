@@ -12,15 +12,10 @@ from pathlib import Path, PurePosixPath
 import pytest
 from toy import BAD_LINE, OUTPUTS, conll_text, files_under, make_tree, toy_examples
 
-from pad_engine.batch.folders import (
-    CONVERTED,
-    FAILED,
-    STATE_NAME,
-    UP_TO_DATE,
-    convert_folder,
-    find_inputs,
-    output_names,
-)
+from pad_engine.batch.folders import convert_folder
+from pad_engine.batch.inputs import find_inputs, output_names
+from pad_engine.batch.report import CONVERTED, FAILED, UP_TO_DATE
+from pad_engine.batch.state import STATE_NAME
 from pad_engine.cli import main
 
 
@@ -222,7 +217,7 @@ def test_dask_local_cluster_converts_and_survives_a_dying_worker(tree, tmp_path,
         assert report["totals"]["converted_files"] == 4
 
         # large files go out in parts (the malformed file here), joined in order
-        import pad_engine.batch.folders as batch
+        import pad_engine.batch.parts as batch
 
         with monkeypatch.context() as patch:
             patch.setattr(batch, "PART_BYTES", (tree / "x" / "bad.conll").stat().st_size // 3)
@@ -259,7 +254,7 @@ def test_large_files_are_cut_into_parts_and_joined_in_order(tree, tmp_path, toy_
                                                              monkeypatch):
     """With 2 processes a large file is converted in parts on both; the joined output, the
     malformed sentence's empty line and the report are exactly those of one process."""
-    import pad_engine.batch.folders as batch
+    import pad_engine.batch.parts as batch
 
     one = convert_folder(tree, tmp_path / "one", toy_model_path, jobs=1)
     bad = (tree / "x" / "bad.conll").stat().st_size

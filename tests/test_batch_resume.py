@@ -6,14 +6,17 @@ from __future__ import annotations
 import pytest
 from toy import conll_text, toy_examples
 
-from pad_engine.batch import folders
-from pad_engine.batch.folders import PARTS_DIR, convert_folder
+from pad_engine.batch import parts
+from pad_engine.batch.folders import convert_folder
+from pad_engine.batch.parts import PARTS_DIR
+from pad_engine.batch.report import CONVERTED, FileResult
+from pad_engine.batch.tasks import Task
 
 
 @pytest.mark.slow
 def test_cancel_then_start_again_converts_each_sentence_once(tmp_path, toy_model_path,
                                                              monkeypatch):
-    monkeypatch.setattr(folders, "PART_BYTES", 20_000)  # this file: 4 parts for 2 workers
+    monkeypatch.setattr(parts, "PART_BYTES", 20_000)  # this file: 4 parts for 2 workers
     src = tmp_path / "in"
     src.mkdir()
     text = conll_text(toy_examples()) * 400
@@ -23,8 +26,8 @@ def test_cancel_then_start_again_converts_each_sentence_once(tmp_path, toy_model
     out = tmp_path / "out"
     kept = out / PARTS_DIR
     finished = []  # (run, part) of every part a run converted and kept
-    keep = folders._keep_part
-    monkeypatch.setattr(folders, "_keep_part", lambda task, part, parts, piece: (
+    keep = parts._keep_part
+    monkeypatch.setattr(parts, "_keep_part", lambda task, part, parts, piece: (
         finished.append((run, part)), keep(task, part, parts, piece)))
 
     run = 1
@@ -48,26 +51,26 @@ def test_cancel_then_start_again_converts_each_sentence_once(tmp_path, toy_model
 
 
 def test_kept_parts_of_a_changed_input_are_not_used(tmp_path, toy_model_path, monkeypatch):
-    monkeypatch.setattr(folders, "PART_BYTES", 20_000)
+    monkeypatch.setattr(parts, "PART_BYTES", 20_000)
     src = tmp_path / "in"
     src.mkdir()
     path = src / "big.conllx"
     path.write_text(conll_text(toy_examples()) * 400, encoding="utf-8")
     out = tmp_path / "out"
-    task = folders._Task(0, str(path), str(out / "big.mrg"), "big.conllx", "big.mrg",
-                         str(toy_model_path), "x", 0, True, "auto")
-    result = folders.FileResult("big.conllx", "big.mrg", folders.CONVERTED, sentences=2)
+    task = Task(0, str(path), str(out / "big.mrg"), "big.conllx", "big.mrg",
+                str(toy_model_path), "x", 0, True, "auto")
+    result = FileResult("big.conllx", "big.mrg", CONVERTED, sentences=2)
     st = path.stat()
-    text = folders._part_path(task, 1, 4).with_suffix(".txt")  # a part's text goes here
+    text = parts._part_path(task, 1, 4).with_suffix(".txt")  # a part's text goes here
     text.parent.mkdir(parents=True)
     text.write_text("(TOP (X x))\n", encoding="utf-8")
-    folders._keep_part(task, 1, 4, (result, str(text), (st.st_mtime_ns, st.st_size)))
-    kept = folders._kept_part(task, 1, 4)
+    parts._keep_part(task, 1, 4, (result, str(text), (st.st_mtime_ns, st.st_size)))
+    kept = parts._kept_part(task, 1, 4)
     assert kept is not None and kept[1] == str(text) and kept[0].sentences == 2
-    assert folders._kept_part(task, 2, 4) is None  # another part
+    assert parts._kept_part(task, 2, 4) is None  # another part
     text.rename(text.with_suffix(".gone"))
-    assert folders._kept_part(task, 1, 4) is None  # its text is gone
+    assert parts._kept_part(task, 1, 4) is None  # its text is gone
     text.with_suffix(".gone").rename(text)
     path.write_text(path.read_text(encoding="utf-8") + conll_text(toy_examples()[:1]),
                     encoding="utf-8")
-    assert folders._kept_part(task, 1, 4) is None  # the input changed since
+    assert parts._kept_part(task, 1, 4) is None  # the input changed since

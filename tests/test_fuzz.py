@@ -23,7 +23,8 @@ from hypothesis import strategies as st
 from nltk import Tree
 
 from pad_engine import cli
-from pad_engine.batch.folders import CONVERTED, convert_folder
+from pad_engine.batch.folders import convert_folder
+from pad_engine.batch.report import CONVERTED
 from pad_engine.decoding.engine import Candidate, Engine
 from pad_engine.decoding.model import default_model_path
 from pad_engine.errors import InputError

@@ -1,16 +1,19 @@
-"""The batch conversion dialog, driven offscreen: a run to the end, then a cancelled run."""
+"""The batch conversion dialog, driven offscreen as a person would: from the File menu, a run
+to the end, a cancelled run, and closing the dialog while a run goes on."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import Qt
+import test_gui_app
+from PySide6.QtCore import QPoint, Qt
 from PySide6.QtWidgets import QWidget
 from test_batch import BAD_LINE, OUTPUTS, conll_text, files_under, make_tree
+from test_gui_app import menu_action
 from toy import toy_examples
 
-from pad_engine.batch.folders import STATE_NAME
+from pad_engine.batch.state import STATE_NAME
 from pad_engine.learning.train import train
 from pad_gui.batch_dialog import BatchDialog, show_batch_dialog
 
@@ -83,3 +86,45 @@ def test_menu_action_opens_one_dialog(qtbot, toy_model_path):
     assert dialog.model_edit.text() == str(toy_model_path)
     assert show_batch_dialog(window) is dialog
     assert window.findChildren(BatchDialog) == dialogs
+
+
+def test_closing_the_dialog_while_it_converts_cancels_the_run(qtbot, tmp_path, toy_model_path):
+    src = make_tree(tmp_path)
+    (src / "0big.conllx").write_text(conll_text(toy_examples()) * 4000, encoding="utf-8")
+    dialog = BatchDialog(None, toy_model_path)
+    qtbot.addWidget(dialog)
+    dialog.show()
+    start(qtbot, dialog, src, tmp_path / "out")
+    qtbot.waitUntil(lambda: "sentences/s" in dialog.status_label.text(), timeout=30000)
+    qtbot.mouseClick(dialog.close_button, Qt.LeftButton)
+    assert not dialog.isVisible() and not dialog.running and dialog.report.cancelled
+    assert "0big.mrg" not in files_under(tmp_path / "out")
+
+
+window = test_gui_app.window  # the sample open with the tiny model
+
+
+@pytest.mark.usefixtures("isolated_settings")
+def test_file_menu_converts_with_the_projects_model(qtbot, window, tiny_model, tmp_path):
+    """File > Batch Convert Folder…, the folders typed in, the project's version in use
+    ticked (version 0: the model the app started with), Start."""
+    src = make_tree(tmp_path)
+    menu_action(window, "File", "Batch Convert Folder…").trigger()
+    dialog = window.findChild(BatchDialog)
+    qtbot.waitUntil(dialog.isVisible, timeout=10000)
+    assert dialog.project_check.isEnabled() and not dialog.cancel_button.isEnabled()
+    qtbot.keyClicks(dialog.input_edit, str(src))
+    qtbot.keyClicks(dialog.output_edit, str(tmp_path / "out"))
+    box = dialog.project_check
+    qtbot.mouseClick(box, Qt.LeftButton, pos=QPoint(8, box.height() // 2))  # its tick box
+    assert dialog.project_check.isChecked()
+    dialog.jobs_spin.setValue(1)
+    qtbot.mouseClick(dialog.start_button, Qt.LeftButton)
+    assert dialog.running and not dialog.project_check.isEnabled()
+    qtbot.waitUntil(lambda: not dialog.running, timeout=60000)
+    assert dialog.error == "" and dialog.report.model == str(Path(tiny_model).resolve())
+    assert dialog.results.topLevelItemCount() == 4
+    assert dialog.status_label.text().startswith("Done: ")
+    assert dialog.project_check.isEnabled() and dialog.start_button.isEnabled()
+    qtbot.mouseClick(dialog.close_button, Qt.LeftButton)
+    assert not dialog.isVisible()

@@ -16,7 +16,9 @@ import pytest
 from test_batch import conll_text
 from toy import toy_examples
 
-from pad_engine.batch.folders import LOCK_NAME, REPORT_NAME, SKIPPED, convert_folder
+from pad_engine.batch.folders import convert_folder
+from pad_engine.batch.lock import LOCK_NAME
+from pad_engine.batch.report import REPORT_NAME, SKIPPED
 from pad_engine.cli import main
 from pad_engine.errors import InputError
 from pad_engine.io.atomic import atomic_open, prepare_output

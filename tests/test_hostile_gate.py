@@ -341,7 +341,7 @@ def test_parse_does_not_write_its_conll_over_its_trees(world, tmp_path, capsys):
 ALLOWED = {
     ("pad_engine/io/gate.py", "*"): "the gate itself",
     ("pad_engine/io/atomic.py", "*"): "the atomic writer the gate writes through",
-    ("pad_engine/batch/folders.py", "os.open"): "the output folder's lock file (a lock)",
+    ("pad_engine/batch/lock.py", "os.open"): "the output folder's lock file (a lock)",
     ("pad_gui/controllers/project_file.py", "os.open"): "the project's lock file (a lock)",
     ("pad_gui/controllers/project_file.py", "sqlite3.connect"):
         "the project file, checked by the workspace before it is opened",

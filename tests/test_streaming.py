@@ -11,8 +11,10 @@ import sys
 import pytest
 from toy import BAD, conll_text, toy_examples
 
-from pad_engine.batch import folders
+from pad_engine.batch import work
+from pad_engine.batch.engines import sha256
 from pad_engine.batch.files import first_sentences
+from pad_engine.batch.tasks import Task
 from pad_engine.cli import main
 from pad_engine.errors import InputError
 from pad_engine.io.conll import read_conll
@@ -164,7 +166,7 @@ def test_convert_dir_writes_the_first_tree_before_reading_the_rest(tmp_path, mon
     src.write_text(conll_text(toy_examples()) * 300 + BAD, encoding="utf-8")
     opened: list = []
 
-    real = folders.open_read
+    real = work.open_read
 
     def recorded(path, *args, **kwargs):
         f = real(path, *args, **kwargs)
@@ -172,11 +174,11 @@ def test_convert_dir_writes_the_first_tree_before_reading_the_rest(tmp_path, mon
             opened.append(f)
         return f
 
-    monkeypatch.setattr(folders, "open_read", recorded)  # every input goes through the gate
-    task = folders._Task(0, str(src), str(tmp_path / "in.mrg"), "in.conll", "in.mrg",
-                         str(toy_model_path), folders._sha256(toy_model_path), 0, True, "auto")
+    monkeypatch.setattr(work, "open_read", recorded)  # every input goes through the gate
+    task = Task(0, str(src), str(tmp_path / "in.mrg"), "in.conll", "in.mrg",
+                str(toy_model_path), sha256(toy_model_path), 0, True, "auto")
     out = _Positions(opened)
-    result, _ = folders._convert_range(task, 0, 1, out, lambda: False, None)
+    result, _ = work.convert_range(task, 0, 1, out, lambda: False, None)
     assert result.converted == 300 * len(toy_examples()) and len(result.skipped) == 1
     assert out.getvalue().count("\n") == result.sentences
     assert out.positions[0] < src.stat().st_size // 10  # the first tree before the rest is read
@@ -187,12 +189,12 @@ def test_convert_dir_parts_keep_each_malformed_sentence_once(tmp_path, toy_model
     written once (each part wrote them all, having no sentence to start its range at)."""
     src = tmp_path / "in.conll"
     src.write_text(BAD * 3, encoding="utf-8")
-    task = folders._Task(0, str(src), str(tmp_path / "in.mrg"), "in.conll", "in.mrg",
-                         str(toy_model_path), folders._sha256(toy_model_path), 0, True, "auto")
+    task = Task(0, str(src), str(tmp_path / "in.mrg"), "in.conll", "in.mrg",
+                str(toy_model_path), sha256(toy_model_path), 0, True, "auto")
     text, skipped = "", 0
     for part in range(3):
         out = io.StringIO()
-        result, _ = folders._convert_range(task, part, 3, out, lambda: False, None)
+        result, _ = work.convert_range(task, part, 3, out, lambda: False, None)
         text += out.getvalue()
         skipped += len(result.skipped)
     assert (text, skipped) == ("\n\n\n", 3)

@@ -29,21 +29,17 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="which POS column to read (auto: XPOS where present, else UPOS)")
     parser.add_argument("--scheduler", metavar="ADDRESS",
                         help="run on a Dask cluster (e.g. tcp://host:8786); its workers must "
-                             "see IN, OUT and the model at the same paths")
+                             "see IN, OUT and the model at the same paths. Needs the dask "
+                             "extra: pip install 'pad-studio[dask]'")
     add_encoding(parser)
 
 
 def run(args: argparse.Namespace) -> int:
     import sys
 
-    from pad_engine.batch.folders import (
-        CONVERTED,
-        FAILED,
-        SKIPPED,
-        UP_TO_DATE,
-        BatchProgress,
-        convert_folder,
-    )
+    from pad_engine.batch.folders import convert_folder
+    from pad_engine.batch.progress import BatchProgress
+    from pad_engine.batch.report import CONVERTED, FAILED, SKIPPED, UP_TO_DATE
     from pad_engine.errors import InputError
 
     if args.jobs < 0:

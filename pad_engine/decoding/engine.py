@@ -45,13 +45,6 @@ class Converter(Protocol):
         """Up to k c-parses consistent with the sentence's d-parse, best first."""
         ...
 
-    @staticmethod
-    def _draw(heads: list[int], k: int) -> int:
-        """How many trees to decode for ``k`` distinct ones: :data:`OVERDRAW` times ``k``,
-        fewer where a chart for that many would pass the size a chart for ``k`` passes."""
-        cells = max(1, cell_count(np.asarray(heads, dtype=np.int64) - 1))
-        return max(k, min(k * OVERDRAW, MAX_CHART // cells - 1))
-
     def best(self, sent: DepSentence, prune: bool = True) -> Candidate:
         """The best c-parse consistent with the sentence's d-parse."""
         ...

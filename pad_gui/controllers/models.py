@@ -12,7 +12,6 @@ trained model at once, a stored one when the engine thread has loaded it.
 
 from __future__ import annotations
 
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
@@ -33,22 +32,6 @@ from pad_gui.controllers.engine import Converter
 from pad_gui.controllers.workspace import Workspace
 from pad_gui.events import Event
 from pad_gui.store import BUNDLED, SCRATCH, ModelVersion, ProjectStore
-
-
-def model_bytes(model: Model) -> bytes:
-    """The model's ``.padmodel`` file as bytes (Model.save writes files only)."""
-    with tempfile.TemporaryDirectory() as folder:
-        path = Path(folder) / "model.padmodel"
-        model.save(path)
-        return read_bytes(path, "model")
-
-
-def model_from_bytes(data: bytes) -> Model:
-    """Inverse of :func:`model_bytes` (raises ModelError on damaged bytes)."""
-    with tempfile.TemporaryDirectory() as folder:
-        path = Path(folder) / "model.padmodel"
-        write_bytes(path, data)
-        return Model.load(path)
 
 
 def as_model(loaded: Model | Converter | None) -> Model | None:
@@ -196,7 +179,8 @@ class ModelVersions:
             load, name = (lambda: model), f"version {version}"
         else:
             data = self.store.version_bytes(version)
-            load, name = (lambda: model_from_bytes(data)), f"version {version}"
+            load, name = (lambda: Model.from_bytes(data, f"model version {version}")), \
+                f"version {version}"
         previous, previous_model, store = self.active, self._model, self.store
         self.active, self._model, self.loading = version, model, model is None
         if store is not None:

@@ -40,7 +40,7 @@ from pad_engine.api import (
     plan,
     retrain,
 )
-from pad_gui.controllers.models import ModelVersions, as_model, model_bytes
+from pad_gui.controllers.models import ModelVersions, as_model
 from pad_gui.controllers.parser_adaptation import ParserAdaptation
 from pad_gui.events import Event
 from pad_gui.session import Session
@@ -63,7 +63,7 @@ def retrain_work(trees: list[CorrectedTree], base: Model | None,
         start = time.perf_counter()
         model = retrain(trees, base, progress=worker.report, cancel=worker.is_cancelled,
                         labels=labels, pool=pool)
-        worker.report(("trained", model, model_bytes(model), time.perf_counter() - start))
+        worker.report(("trained", model, model.to_bytes(), time.perf_counter() - start))
         folds = min(FOLDS, len(trees))
         if folds < 2:
             return ("no-cv", "cross-validation needs at least 2 corrected trees")

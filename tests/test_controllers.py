@@ -198,7 +198,7 @@ def test_time_is_booked_to_the_sentence_on_screen(session):
     keeper = TimeKeeper(clock=lambda: now[0])
     now[0] += 0.4
     keeper.book(session, 0)  # a glance while scrolling past
-    assert session.seconds == {}
+    assert session.records == {}
     now[0] += 12.0
     keeper.book(session, 1)
     now[0] += 5000.0  # away from the desk
@@ -207,7 +207,7 @@ def test_time_is_booked_to_the_sentence_on_screen(session):
     keeper.book(None, -1)  # nothing open: nothing booked, the clock restarts
     now[0] += 2.0
     keeper.book(session, 2)
-    assert session.seconds == {1: 12.0 + IDLE_CAP, 2: 2.0}
+    assert {i: r.seconds for i, r in session.records.items()} == {1: 12.0 + IDLE_CAP, 2: 2.0}
     lengths = [len(session.sentences[i]) for i in range(3)]
     assert ProjectStore(session.store.path).load(
         session.keys[:3], [session.text(i) for i in range(3)], lengths)[1].seconds \

@@ -38,6 +38,7 @@ from PySide6.QtWidgets import (
 )
 
 from pad_engine.api import LexNode, edits
+from pad_gui.controllers.reattach import HeadChoice
 
 ROW = 40.0  # vertical distance between tree rows
 LEVEL = 17.0  # extra depth per nesting level of arcs
@@ -64,6 +65,7 @@ LEGEND = (
     (LIFTED_ARC, "lifted arc (dashed: non-projective)"),
     (HEAD_WORD, "head word of the selection"),
 )
+CHOICE_KEYS = {Qt.Key_Left: "left", Qt.Key_Right: "right", Qt.Key_Up: "up"}
 LEGIBLE_PT = 7.0  # the smallest size fitting to the width may shrink phrase labels to
 
 
@@ -196,10 +198,8 @@ class ParseScene(QGraphicsScene):
         self.words: list[WordItem] = []
         self.arcs: list[ArcItem] = []
         self.x: list[float] = []
-        self.heads: list[int] = []
         self.lifted: dict[int, int] = {}
-        self.attach: tuple[int, int] | None = None  # keyboard re-attachment: word, new head
-        self._attach_line: QGraphicsLineItem | None = None
+        self._choice_line: QGraphicsLineItem | None = None  # a new head being chosen
 
     def show_sentence(self, forms: list[str], tags: list[str], heads: list[int],
                       rels: list[str], tree: LexNode | None,
@@ -212,10 +212,7 @@ class ParseScene(QGraphicsScene):
         file, ``lifted`` maps the dependents of non-projective arcs to the heads the tree
         gives them (drawn dashed)."""
         self.lifted = lifted or {}
-        attach = self.attach if len(heads) == len(self.heads) else None  # else another one
-        self.heads = list(heads)
         self.clear()
-        self.attach = attach
         n = len(forms)
         wm, sm, tm = (QFontMetricsF(f) for f in (self.word_font, self.small, self.font))
         widths = [max(wm.horizontalAdvance(forms[i]), tm.horizontalAdvance(tags[i]) + 10, 24)
@@ -247,15 +244,12 @@ class ParseScene(QGraphicsScene):
             self.words.append(word)
         self._draw_arcs(heads, rels, y_words + wm.height() / 2 + 5, changed, sm)
         self.setSceneRect(self.itemsBoundingRect().adjusted(-MARGIN, -MARGIN, MARGIN, MARGIN))
-        if self.attach is not None:
-            self.set_attach(*self.attach)
 
     def clear(self) -> None:
         """Remove every item, forgetting them before they go: deleting a selected item
         emits ``selectionChanged``, whose slots may walk the lists (``hover``)."""
         self.nodes, self.words, self.arcs = [], [], []
-        self._attach_line = None
-        self.attach = None
+        self._choice_line = None
         self.clearSelection()
         super().clear()
         self.cleared.emit()
@@ -424,57 +418,24 @@ class ParseScene(QGraphicsScene):
         return True
 
     # -- re-attaching by keyboard -----------------------------------------------------
-    def start_attach(self) -> str:
-        """Start choosing a new head for the selected node's head word (the word's present
-        head first); says what to do next, or why not."""
-        items = self.selected_items()
-        if len(items) != 1:
-            return "Select one node: its head word is the word to re-attach"
-        dep = items[0].head_word + 1
-        head = self.heads[dep - 1] or (dep + 1 if dep < len(self.heads) else dep - 1)
-        if head < 1:
-            return "A one-word sentence has no other word to attach to"
-        self.set_attach(dep, head)
-        return (f"Re-attach word {dep} ({self.words[dep - 1].form}): Left/Right choose the "
-                "new head, Up its head, Enter attaches, Escape cancels")
-
-    def set_attach(self, dep: int, head: int) -> None:
-        """Show word ``dep`` about to be attached to word ``head`` (a dashed violet line)."""
-        self.attach = (dep, head)
+    def show_choice(self, choice: tuple[int, int] | None) -> None:
+        """Show word ``dep`` about to be attached to word ``head`` (a dashed violet line to
+        it, lit), or (None) no choice."""
+        dep, head = choice or (0, 0)
         for word in self.words:
             word.target = word.index == head
             word.update()
+        if choice is None or not self.words:
+            if self._choice_line is not None:
+                self.removeItem(self._choice_line)
+                self._choice_line = None
+            return
         a, b = self.words[dep - 1].pos(), self.words[head - 1].pos()
-        if self._attach_line is None:
-            self._attach_line = self.addLine(0, 0, 0, 0, QPen(CHANGED_ARC, 1.5, Qt.DashLine))
-            self._attach_line.setZValue(5)
-        self._attach_line.setLine(a.x(), a.y(), b.x(), b.y())
+        if self._choice_line is None:
+            self._choice_line = self.addLine(0, 0, 0, 0, QPen(CHANGED_ARC, 1.5, Qt.DashLine))
+            self._choice_line.setZValue(5)
+        self._choice_line.setLine(a.x(), a.y(), b.x(), b.y())
         self.views()[0].ensureVisible(self.words[head - 1])
-
-    def move_attach(self, key: int) -> None:
-        """Left/Right: the next word either way (not the word itself); Up: the chosen
-        word's own head."""
-        dep, head = self.attach
-        if key == Qt.Key_Up:
-            target = self.heads[head - 1] or head
-        else:
-            step = -1 if key == Qt.Key_Left else 1
-            target = head + step
-            if target == dep:
-                target += step
-        if 1 <= target <= len(self.words) and target != dep:
-            self.set_attach(dep, target)
-
-    def end_attach(self) -> tuple[int, int] | None:
-        """Stop choosing; the word and the head chosen."""
-        chosen, self.attach = self.attach, None
-        for word in self.words:
-            word.target = False
-            word.update()
-        if self._attach_line is not None:
-            self.removeItem(self._attach_line)
-            self._attach_line = None
-        return chosen
 
     def word_at(self, pos: QPointF) -> int | None:
         for item in self.items(pos):
@@ -493,8 +454,9 @@ class ParseView(QGraphicsView):
     reattach_requested = Signal(int, int)  # dependent, new head (1-based)
     message = Signal(str)
 
-    def __init__(self, scene: ParseScene, parent=None):
+    def __init__(self, scene: ParseScene, choosing: HeadChoice, parent=None):
         super().__init__(scene, parent)
+        self.choosing = choosing
         self.setRenderHints(QPainter.Antialiasing | QPainter.TextAntialiasing)
         self.setDragMode(QGraphicsView.ScrollHandDrag)
         self.setAlignment(Qt.AlignLeft | Qt.AlignTop)
@@ -552,16 +514,18 @@ class ParseView(QGraphicsView):
     def start_reattach(self) -> None:
         """Edit > Re-attach Word: choose the selected node's head word's new head."""
         self.setFocus()
-        self.message.emit(self.scene().start_attach())
+        items = self.scene().selected_items()
+        self.message.emit(self.choosing.start(items[0].head_word + 1 if len(items) == 1
+                                              else None))
 
     def keyPressEvent(self, event) -> None:
         scene, key = self.scene(), event.key()
-        if scene.attach is not None:
-            if key in (Qt.Key_Left, Qt.Key_Right, Qt.Key_Up):
-                scene.move_attach(key)
+        if self.choosing.choice is not None:
+            if key in CHOICE_KEYS:
+                self.choosing.move(CHOICE_KEYS[key])
                 return
             if key in (Qt.Key_Return, Qt.Key_Enter, Qt.Key_Escape):
-                dep, head = scene.end_attach()
+                dep, head = self.choosing.end()
                 if key == Qt.Key_Escape:
                     self.message.emit("Re-attaching cancelled")
                 else:
@@ -575,8 +539,7 @@ class ParseView(QGraphicsView):
     def focusOutEvent(self, event) -> None:
         moved = event.reason() in (Qt.TabFocusReason, Qt.BacktabFocusReason,
                                    Qt.MouseFocusReason)
-        if moved and self.scene().attach is not None:
-            self.scene().end_attach()
+        if moved and self.choosing.end() is not None:
             self.message.emit("Re-attaching cancelled")
         super().focusOutEvent(event)
 

@@ -98,7 +98,7 @@ class Session:
 
     def __init__(self, path: Path, result: ConllResult, store: ProjectStore, serial: int = 0):
         self.path = path
-        self.serial = serial  # tells decode results for this session from stale ones
+        self.serial = serial  # the workspace numbers sessions and models: older is stale
         self.sentences = result.sentences
         self.skipped = result.skipped
         self.format = result.format

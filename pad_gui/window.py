@@ -127,7 +127,8 @@ class MainWindow(QMainWindow):
     def _build_widgets(self) -> None:
         self.sentences = SentencePanel(self.workspace.show)
         self.scene = ParseScene(self)
-        self.view = ParseView(self.scene)
+        self.view = ParseView(self.scene, self.workspace.choosing)
+        self.workspace.choosing.changed.connect(self.scene.show_choice)
         self.view.reattach_requested.connect(self.workspace.reattach_word)
         self.label_edit = QLineEdit()
         self.label_edit.setPlaceholderText("Select a phrase; type a label, Enter to relabel")
@@ -336,6 +337,7 @@ class MainWindow(QMainWindow):
             lifted = {lift.dependent: lift.new_head for lift in decoded[0].lifted}
         self.scene.show_sentence(sent.forms, sent.tags, list(view.heads), sent.rels, tree,
                                  diff, changed, lifted, edited)
+        self.workspace.choosing.show(sent.forms, view.heads)
         if select is not None:
             self.scene.select_path(select)
         if fit:

@@ -14,7 +14,7 @@ from pad_engine.api import Model, PadError, RuleBasedEngine, edits, read_conll
 from pad_gui.controllers.engine import BACKGROUND, NOW, SOON, EngineThread
 from pad_gui.controllers.models import ModelVersions
 from pad_gui.controllers.projects import MAX_RECENT, Projects, default_project_path
-from pad_gui.controllers.reattach import Change, Reattach
+from pad_gui.controllers.reattach import Change, HeadChoice, Reattach
 from pad_gui.controllers.retraining import Retraining
 from pad_gui.controllers.timekeeping import TimeKeeper
 from pad_gui.controllers.workspace import Step, Workspace
@@ -190,6 +190,32 @@ def test_reattach_is_refused_done_at_once_or_waits_for_its_decode(session):
     assert again == waiting and machine.pending is None
     machine.forget()
     assert machine.pending is None
+
+
+def test_choosing_a_new_head_by_keyboard_without_a_window():
+    choosing = HeadChoice()
+    shown = []
+    choosing.changed.connect(shown.append)
+    choosing.show(["a", "b", "c", "d"], (2, 0, 2, 3))
+    assert "Select one node" in choosing.start(None) and choosing.choice is None
+    assert "word 1 (a)" in choosing.start(1) and choosing.choice == (1, 2)  # its head first
+    choosing.move("left")  # not the word itself, nor past the first word
+    assert choosing.choice == (1, 2)
+    choosing.move("right")
+    choosing.move("up")  # word 3's own head
+    assert choosing.choice == (1, 2)
+    choosing.move("right")
+    choosing.move("right")
+    assert choosing.choice == (1, 4)
+    choosing.move("right")  # the last word: stays
+    choosing.show(["a", "b", "c", "d"], (2, 0, 2, 3))  # redrawn (a decode): it stays
+    assert choosing.choice == (1, 4) and shown[-1] == (1, 4)
+    assert choosing.end() == (1, 4) and shown[-1] is None and choosing.choice is None
+    assert choosing.end() is None
+    choosing.start(4)
+    choosing.show(["x"], (0,))  # another sentence: the choice goes
+    assert choosing.choice is None and shown[-1] is None
+    assert "one-word sentence" in choosing.start(1)
 
 
 # -- time accounting --------------------------------------------------------------------

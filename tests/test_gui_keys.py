@@ -107,12 +107,12 @@ def test_a_whole_correction_with_the_keyboard_only(qtbot, tiny_model, sample, mo
     # Enter (Left and Right would go word by word)
     select(qtbot, window, path_of(tree(window), lambda n: n.word == dep - 1))
     press(qtbot, window, Qt.Key_A)
-    assert window.scene.attach == (dep, heads[dep - 1])
+    assert window.workspace.choosing.choice == (dep, heads[dep - 1])
     press(qtbot, window, Qt.Key_Escape)  # changed my mind
-    assert window.scene.attach is None
+    assert window.workspace.choosing.choice is None
     press(qtbot, window, Qt.Key_A)
     press(qtbot, window, Qt.Key_Up)
-    assert window.scene.attach == (dep, grandparent)
+    assert window.workspace.choosing.choice == (dep, grandparent)
     press(qtbot, window, Qt.Key_Return)
     qtbot.waitUntil(lambda: window.session.view(LONG).heads[dep - 1] == grandparent,
                     timeout=30000)

@@ -7,6 +7,7 @@ hands it each change, and its undo and redo call :meth:`Workspace.apply`).
 
 from __future__ import annotations
 
+import itertools
 import sqlite3
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -29,10 +30,11 @@ from pad_engine.api import (
 )
 from pad_gui.controllers import exports
 from pad_gui.controllers.engine import BACKGROUND, NOW, SOON, Converter, EngineThread
+from pad_gui.controllers.model_in_use import ModelInUse
 from pad_gui.controllers.parser_adaptation import PARSER_META, copy_parser, parser_path
 from pad_gui.controllers.project_file import open_project, recover
 from pad_gui.controllers.projects import Projects
-from pad_gui.controllers.reattach import Change, Reattach
+from pad_gui.controllers.reattach import Change, HeadChoice, Reattach
 from pad_gui.controllers.timekeeping import TimeKeeper
 from pad_gui.events import Event
 from pad_gui.session import CORRECTED, MACHINE, Session, View
@@ -75,11 +77,10 @@ class Workspace:
         self.session: Session | None = None
         self.current = -1
         self.least_sure_first = False  # Next uncorrected: file order, or least sure
-        self.serial = 0
-        self.converter: Converter | None = None
-        self.engine_ready = False
-        self.model_problem: str | None = None
+        self._serials = itertools.count(1)  # numbers each session and model: see Session.key
+        self.in_use = ModelInUse()
         self.reattach = Reattach()
+        self.choosing = HeadChoice()  # a word's new head, by keyboard
         self.clock = TimeKeeper()
         self.exported: list[str] = []  # what each finished export wrote, in order
         self.notice = ""  # what opening the project had to say (read-only, set aside)
@@ -89,6 +90,18 @@ class Workspace:
         self._decoded_ids: set[int] = set()  # sentences of the session decoded by this model
         engine.ready.connect(self._engine_ready)
         engine.decoded.connect(self._decoded)
+
+    @property
+    def converter(self) -> Converter | None:
+        return self.in_use.converter
+
+    @property
+    def engine_ready(self) -> bool:
+        return self.in_use.ready
+
+    @property
+    def model_problem(self) -> str | None:
+        return self.in_use.problem
 
     @property
     def phrase_labels(self) -> list[str]:
@@ -101,9 +114,7 @@ class Workspace:
 
     # -- engine ---------------------------------------------------------------------------
     def _engine_ready(self, problem: str, converter: Converter | None) -> None:
-        self.engine_ready = True
-        self.model_problem = problem or None
-        self.converter = converter
+        self.in_use.decodes_with(converter, problem)
         self._say_decoding()
         if problem:
             self.message.emit(f"No model: {problem} (arcs only)", 0)
@@ -147,12 +158,11 @@ class Workspace:
         gets the converter, or the error when it cannot be loaded (the previous model
         stays). ``name`` may be asked once loaded (what loading chose)."""
         self.engine.drop_pending()
-        self.serial += 1
         self.engine.swap_model(load, lambda result: self._model_used(result, name, done))
         s = self.session
         if s is None:
             return
-        s.renew(self.serial)
+        s.renew(next(self._serials))
         self._decoded_ids = {idx for _, idx, _ in s.cache}  # the corrected ones keep theirs
         self._say_decoding()
         pending = self.reattach.pending
@@ -264,16 +274,15 @@ class Workspace:
             opened = open_project(project)
             opened.store.on_problem = self.alarm.emit
             try:
-                session = Session(path, result, opened.store, self.serial + 1)
+                session = Session(path, result, opened.store, next(self._serials))
             except sqlite3.Error as e:  # a row SQLite itself cannot read, or a lock
                 opened = recover(opened, e)
                 opened.store.on_problem = self.alarm.emit
-                session = Session(path, result, opened.store, self.serial + 1)
+                session = Session(path, result, opened.store, next(self._serials))
         except (sqlite3.Error, OSError, PadError) as e:
             if closing:
                 self.opened.emit()  # the previous file is closed: its views go
             return self._cannot_open(path, f"its project {project} cannot be used: {e}")
-        self.serial += 1
         self.engine.drop_pending()
         self.session = session
         self._decoded_ids = set()
@@ -331,6 +340,7 @@ class Workspace:
         self._say_decoding()
         self.current = -1
         self.reattach.forget()
+        self.choosing.end()
 
     def save_project_as(self, path: str | Path) -> None:
         s = self.session

@@ -397,9 +397,9 @@ class MainWindow(QMainWindow):
         path, _ = QFileDialog.getSaveFileName(self, title, proposed(
             self.session.path, self.session.path.with_suffix(suffix).name), filters)
         if path and penn:
-            self.workspace.export_penn(path, corrected_only)
+            self.workspace.exports.penn(path, corrected_only)
         elif path:
-            self.workspace.export_conll(path)
+            self.workspace.exports.conll(path)
 
     def dragEnterEvent(self, event) -> None:
         if any(u.isLocalFile() for u in event.mimeData().urls()):

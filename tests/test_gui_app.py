@@ -99,10 +99,10 @@ def tree(window: MainWindow) -> LexNode:
 
 def export(qtbot, window: MainWindow, *menu_path: str) -> str:
     """Start an export from its menu entry and wait for its message."""
-    done = len(window.workspace.exported)
+    done = len(window.workspace.exports.done)
     menu_action(window, *menu_path).trigger()
-    qtbot.waitUntil(lambda: len(window.workspace.exported) > done, timeout=30000)
-    return window.workspace.exported[-1]
+    qtbot.waitUntil(lambda: len(window.workspace.exports.done) > done, timeout=30000)
+    return window.workspace.exports.done[-1]
 
 
 def save_dialog(monkeypatch, path: Path) -> None:

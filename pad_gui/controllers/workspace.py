@@ -1,5 +1,6 @@
 """The open treebank as the app works on it: which sentence is on screen, what the engine is
-asked to decode and when, which model decodes, edits as undo steps, and exports.
+asked to decode and when, which model decodes, edits as undo steps; its exports in
+``exports.Exports``.
 
 Views call the methods and subscribe to the events; undo stays with the view (``step``
 hands it each change, and its undo and redo call :meth:`Workspace.apply`).
@@ -22,14 +23,13 @@ from pad_engine.api import (
     check_inputs,
     edits,
     induced_heads,
-    margin_of,
     open_for_annotation,
     prepare_outputs,
-    priority,
     read_for_annotation,
 )
-from pad_gui.controllers import exports
+from pad_gui.controllers import navigation
 from pad_gui.controllers.engine import BACKGROUND, NOW, SOON, Converter, EngineThread
+from pad_gui.controllers.exports import Exports
 from pad_gui.controllers.model_in_use import ModelInUse
 from pad_gui.controllers.parser_adaptation import PARSER_META, copy_parser, parser_path
 from pad_gui.controllers.project_file import open_project, recover
@@ -61,7 +61,7 @@ class Workspace:
     ``message(text, ms)`` (0: until the next), ``navigated(idx)`` (another sentence is
     on screen), ``redraw(select, fit)`` (draw the sentence on screen again), ``row(idx)``
     (a sentence's status changed), ``ready()`` (a model decodes: see ``converter``),
-    ``step(Step)`` (an edit, for the undo stack), ``exported(message)``, ``alarm(text)``
+    ``step(Step)`` (an edit, for the undo stack), ``alarm(text)``
     (an error the annotator must see at once: the project refused a write),
     ``background(text)`` (what runs in the background: a text file's arcs being predicted,
     or how far decoding is, "Decoding 1,234 / 12,544"; "" once nothing runs).
@@ -82,7 +82,7 @@ class Workspace:
         self.reattach = Reattach()
         self.choosing = HeadChoice()  # a word's new head, by keyboard
         self.clock = TimeKeeper()
-        self.exported: list[str] = []  # what each finished export wrote, in order
+        self.exports = Exports(self)
         self.notice = ""  # what opening the project had to say (read-only, set aside)
         self.opened, self.problems, self.message, self.navigated = (Event() for _ in "1234")
         self.redraw, self.row, self.ready, self.step = (Event() for _ in "1234")
@@ -368,35 +368,6 @@ class Workspace:
         self.message.emit(f"Project saved as {path}" + (f"; {opened.notice}"
                                                          if opened.notice else ""), SHORT)
 
-    def export_penn(self, path: str, corrected_only: bool) -> None:
-        """Write one Penn tree per line (see ``exports.penn_job``), on the engine thread."""
-        if self.session is None:
-            return
-        what = "corrected Penn trees" if corrected_only else "Penn trees"
-        self.engine.submit(exports.penn_job(self.session, path, corrected_only),
-                           lambda result: self._done_export(exports.penn_message(what, result)))
-        self.message.emit(f"Exporting to {path}…", 0)
-
-    def export_conll(self, path: str) -> None:
-        """The treebank with corrected arcs written back (everything else byte-exact)."""
-        if self.session is None:
-            return
-        try:
-            message = exports.write_dependencies(self.session, path)
-        except (OSError, ValueError, PadError) as e:
-            message = f"Export failed: {e}"
-        self._done_export(message)
-
-    def export_detached(self, path: str) -> None:
-        """The corrections that lost their sentence, as text (see ``exports``)."""
-        if self.session is None:
-            return
-        try:
-            message = exports.write_detached(self.session, path)
-        except (OSError, ValueError, PadError) as e:
-            message = f"Export failed: {e}"
-        self._done_export(message)
-
     def apply_detached(self, item: Detached) -> bool:
         """Give the sentence on screen a detached correction (one that lost its sentence)."""
         s, idx = self.session, self.current
@@ -412,10 +383,6 @@ class Workspace:
         self.redraw.emit(None, False)
         self.message.emit(f"Correction applied to sentence {idx + 1}", SHORT)
         return True
-
-    def _done_export(self, message: str) -> None:
-        self.exported.append(message)
-        self.message.emit(message, LONG)
 
     # -- navigation -----------------------------------------------------------------------
     def show(self, idx: int) -> None:
@@ -433,33 +400,20 @@ class Workspace:
         self.redraw.emit(None, True)
 
     def next_uncorrected(self) -> None:
-        """The next uncorrected sentence in file order, or with ``least_sure_first`` the one
-        the model is least sure of (short sentences first; see pad_engine's selection), among
-        those decoded so far."""
+        """The next uncorrected sentence (see ``navigation``), in file order or with
+        ``least_sure_first`` the one the model is least sure of."""
         s = self.session
         if s is None:
             return
-        left = [(self.current + step) % len(s) for step in range(1, len(s) + 1)]
-        left = [i for i in left if not s.is_corrected(i)]
-        if not left:
+        idx = navigation.next_uncorrected(s, self.current, self.least_sure_first)
+        if idx is None:
             self.message.emit("Every sentence is corrected", SHORT)
-            return
-        if self.least_sure_first:
-            ranked = [(key, i) for i in left if (key := self.sure_key(i)) is not None]
-            if ranked:
-                self.show(min(ranked)[1])
-                return
-        self.show(left[0])
+        else:
+            self.show(idx)
 
     def sure_key(self, idx: int) -> tuple | None:
-        """Where the sentence goes in least-sure-first order: short ones first, then the
-        smallest score margin per word (pad_engine's selection); None until decoded."""
-        s = self.session
-        scores = s.scores(idx) if s is not None else None
-        if scores is None:
-            return None
-        words = len(s.sentences[idx])
-        return priority(margin_of(scores, words), words, idx)
+        """Sentence ``idx``'s place in least-sure-first order (None until decoded)."""
+        return navigation.sure_key(self.session, idx) if self.session is not None else None
 
     def toggle_corrected(self) -> None:
         s, idx = self.session, self.current

@@ -40,7 +40,8 @@ from pad_gui.detached_dialog import DetachedDialog
 from pad_gui.dialogs import EffortDialog, HelpDialog, OpenDialog, bring_to_front
 from pad_gui.editing import TreeEditor
 from pad_gui.model_versions import ModelDialogs
-from pad_gui.parse_view import LEGEND, ParseScene, ParseView
+from pad_gui.parse_items import LEGEND
+from pad_gui.parse_view import ParseScene, ParseView
 from pad_gui.qtcompat import protect_singletons
 from pad_gui.quality_views import QualityViews
 from pad_gui.sentence_list import SentencePanel

@@ -22,7 +22,7 @@ from pad_engine.trees.deptree import is_projective
 from pad_engine.trees.lextree import LexNode, induced_heads
 from pad_gui import app as app_module
 from pad_gui.dialogs import InsertDialog
-from pad_gui.parse_view import CHANGED_ARC, DIFF, NodeItem
+from pad_gui.parse_items import CHANGED_ARC, DIFF, NodeItem
 from pad_gui.session import CORRECTED
 from pad_gui.window import MainWindow
 

@@ -16,7 +16,7 @@ from pad_engine.trees.lextree import LexNode
 from pad_gui import actions
 from pad_gui import app as app_module
 from pad_gui.candidates import against_first
-from pad_gui.parse_view import DIFF, EDITED
+from pad_gui.parse_items import DIFF, EDITED
 
 pytestmark = pytest.mark.usefixtures("isolated_settings")
 window = test_gui_app.window  # the sample open with the tiny model

@@ -9,7 +9,7 @@ from PySide6.QtWidgets import QApplication, QFileDialog
 from test_gui_app import menu_action, new_window
 
 from pad_engine.api import edits, to_line
-from pad_gui.parse_view import DIFF
+from pad_gui.parse_items import DIFF
 from pad_gui.session import CORRECTED, View
 
 pytestmark = pytest.mark.usefixtures("isolated_settings")

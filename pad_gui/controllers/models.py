@@ -6,8 +6,8 @@ projection when none does (``choose`` in the engine). Every retrain adds a versi
 project file, with the model's own ``.padmodel`` bytes, so switching back, exporting and
 reopening need nothing else.
 
-Which model decodes is known here, on the UI thread, as soon as it is chosen: a freshly
-trained model at once, a stored one when the engine thread has loaded it.
+Choosing a version is done here; which one decodes is the workspace's ``ModelInUse``
+(``active``, ``loading`` and ``current_model`` ask it).
 """
 
 from __future__ import annotations
@@ -42,7 +42,8 @@ def describe(v: ModelVersion) -> str:
 
 
 class ModelVersions:
-    """Which model version decodes in a workspace, and the versions of its project.
+    """Choosing the model version that decodes in a workspace, and the versions of its
+    project.
 
     Event: ``changed()`` when a version was added, measured or chosen, or its model loaded.
     """

@@ -124,9 +124,8 @@ class Session:
     def record(self, idx: int) -> Record:
         return self.records.get(idx, UNTOUCHED)
 
-    def _update(self, idx: int, **changes: object) -> Record:
-        record = self.records[idx] = dataclasses.replace(self.record(idx), **changes)
-        return record
+    def _update(self, idx: int, **changes: object) -> None:
+        self.records[idx] = dataclasses.replace(self.record(idx), **changes)
 
     def view(self, idx: int) -> View:
         return self.record(idx).view or self.first_view(idx)

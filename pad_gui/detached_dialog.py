@@ -58,4 +58,4 @@ class DetachedDialog(QDialog):
         path, _ = QFileDialog.getSaveFileName(self, "Export detached corrections", start,
                                               "Text (*.txt)")
         if path:
-            self.workspace.export_detached(path)
+            self.workspace.exports.detached(path)

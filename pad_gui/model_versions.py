@@ -17,12 +17,11 @@ from PySide6.QtWidgets import (
 )
 
 from pad_gui.controllers.exports import proposed
-from pad_gui.controllers.models import ModelVersions, describe
+from pad_gui.controllers.models import BUNDLED, ModelVersions, describe
 from pad_gui.controllers.retraining import Retraining
 from pad_gui.dialogs import bring_to_front, table_layout
 from pad_gui.learning_plot import LearningPlot
 from pad_gui.retrain_dialog import RetrainDialog
-from pad_gui.store import BUNDLED
 
 HEADERS = ("Version", "Created", "How trained", "Corrected", "Train s",
            "CV F1 (vs the version in use then, same folds)", "")

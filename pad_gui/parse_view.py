@@ -4,12 +4,9 @@ both on the same word columns so each word lines up with its tag, its phrases an
 Phrases sit straight above their head word (head chains are vertical lines), rows are by
 height so all tags share one row. Hovering or selecting a phrase lights up its head word and
 the arcs inside it; dragging from a word to another word asks to re-attach it there, and so
-does the keyboard (pick the word, A, arrows to the new head, Enter).
-
-One colour, one meaning (:data:`LEGEND`): amber phrases are where the picked candidate
-differs from candidate 1, violet is the annotator's own change (an edited phrase, a
-re-attached arc, the head being chosen), dashed teal arcs were lifted to make the d-parse
-projective, blue is the selection, yellow its head word.
+does the keyboard (pick the word, A, arrows to the new head, Enter: the choice itself is
+``controllers.reattach.HeadChoice``). The items drawn and their colours are in
+``parse_items``.
 """
 
 from __future__ import annotations
@@ -19,7 +16,6 @@ from collections import Counter
 from PySide6.QtCore import QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import (
     QBrush,
-    QColor,
     QFont,
     QFontMetricsF,
     QPainter,
@@ -30,150 +26,32 @@ from PySide6.QtGui import (
 from PySide6.QtWidgets import (
     QGraphicsItem,
     QGraphicsLineItem,
-    QGraphicsPathItem,
     QGraphicsPolygonItem,
     QGraphicsScene,
-    QGraphicsSimpleTextItem,
     QGraphicsView,
 )
 
 from pad_engine.api import LexNode, edits
+from pad_gui.controllers.reattach import HeadChoice
+from pad_gui.parse_items import (
+    CHANGED_ARC,
+    DIFF,
+    EDITED,
+    INK,
+    MUTED,
+    NODE_FILL,
+    TAG_FILL,
+    ArcItem,
+    NodeItem,
+    WordItem,
+)
 
 ROW = 40.0  # vertical distance between tree rows
 LEVEL = 17.0  # extra depth per nesting level of arcs
 GAP = 14.0  # horizontal space between word columns
 MARGIN = 16.0
-
-INK = QColor("#222222")
-MUTED = QColor("#8a8a8a")
-ARC = QColor("#5b6770")
-CHANGED_ARC = QColor("#7b1fa2")  # violet: your change (with EDITED and TARGET)
-LIFTED_ARC = QColor("#00838f")
-HILITE = QColor("#1565c0")
-HEAD_WORD = QColor("#fff176")
-DIFF = QColor("#ffcc80")  # amber: not in candidate 1
-EDITED = QColor("#d1c4e9")
-TARGET = QColor("#e1bee7")
-NODE_FILL = QColor("#eef3f8")
-TAG_FILL = QColor("#f4f4f4")
-SELECT = QColor("#1e88e5")
-LEGEND = (
-    (DIFF, "phrase not in candidate 1"),
-    (EDITED, "your edit"),
-    (CHANGED_ARC, "arc you re-attached"),
-    (LIFTED_ARC, "lifted arc (dashed: non-projective)"),
-    (HEAD_WORD, "head word of the selection"),
-)
+CHOICE_KEYS = {Qt.Key_Left: "left", Qt.Key_Right: "right", Qt.Key_Up: "up"}
 LEGIBLE_PT = 7.0  # the smallest size fitting to the width may shrink phrase labels to
-
-
-class NodeItem(QGraphicsItem):
-    """One node of the c-parse (a phrase or a preterminal); selectable, hoverable."""
-
-    def __init__(self, node: LexNode, path: edits.Path, font: QFont, fill: QColor):
-        super().__init__()
-        self.node = node
-        self.path = path
-        self.span = node.span()
-        self.head_word = node.head_word()
-        self.font = font
-        self.fill = fill
-        metrics = QFontMetricsF(font)
-        w = metrics.horizontalAdvance(node.label) + 10
-        h = metrics.height() + 4
-        self.rect = QRectF(-w / 2, -h / 2, w, h)
-        self.setFlag(QGraphicsItem.ItemIsSelectable)
-        self.setAcceptHoverEvents(True)
-        self.setZValue(2)
-        why = {DIFF.name(): "; not in candidate 1", EDITED.name(): "; your edit"}
-        self.setToolTip(f"{node.label}: words {self.span[0] + 1}-{self.span[1] + 1}, "
-                        f"head word {self.head_word + 1}{why.get(fill.name(), '')}")
-
-    def boundingRect(self) -> QRectF:
-        return self.rect.adjusted(-2, -2, 2, 2)
-
-    def paint(self, painter: QPainter, option, widget=None) -> None:
-        painter.setRenderHint(QPainter.Antialiasing)
-        pen = QPen(SELECT, 2.4) if self.isSelected() else QPen(MUTED, 0.8)
-        painter.setPen(pen)
-        painter.setBrush(QBrush(self.fill))
-        painter.drawRoundedRect(self.rect, 4, 4)
-        painter.setPen(INK)
-        painter.setFont(self.font)
-        painter.drawText(self.rect, Qt.AlignCenter, self.node.label)
-
-    def hoverEnterEvent(self, event) -> None:
-        self.scene().hover(self)
-
-    def hoverLeaveEvent(self, event) -> None:
-        self.scene().hover(None)
-
-
-class WordItem(QGraphicsItem):
-    """A word of the sentence: drag it onto another word to re-attach it there."""
-
-    def __init__(self, index: int, form: str, font: QFont, width: float):
-        super().__init__()
-        self.index = index  # 1-based word number
-        self.form = form
-        self.font = font
-        h = QFontMetricsF(font).height() + 6
-        self.rect = QRectF(-width / 2, -h / 2, width, h)
-        self.lit = False
-        self.target = False  # the head being chosen by keyboard re-attachment
-        self.setZValue(2)
-        self.setToolTip(f"word {index}: drag onto another word to make that word its head")
-        self.setCursor(Qt.OpenHandCursor)
-
-    def boundingRect(self) -> QRectF:
-        return self.rect
-
-    def paint(self, painter: QPainter, option, widget=None) -> None:
-        if self.target:
-            painter.fillRect(self.rect, TARGET)
-            painter.setPen(QPen(CHANGED_ARC, 1.5))
-            painter.drawRect(self.rect.adjusted(1, 1, -1, -1))
-        elif self.lit:
-            painter.fillRect(self.rect, HEAD_WORD)
-        painter.setPen(INK)
-        painter.setFont(self.font)
-        painter.drawText(self.rect, Qt.AlignCenter, self.form)
-
-    def set_lit(self, lit: bool) -> None:
-        if lit != self.lit:
-            self.lit = lit
-            self.update()
-
-
-class ArcItem(QGraphicsPathItem):
-    """A dependency arc from head to dependent, hanging below the words, with its label."""
-
-    def __init__(self, dep: int, head: int, path: QPainterPath, changed: bool,
-                 lifted_to: int = 0):
-        super().__init__(path)
-        self.dep = dep
-        self.head = head
-        self.lifted_to = lifted_to  # the head the tree attaches a lifted word to, else 0
-        self.base = CHANGED_ARC if changed else LIFTED_ARC if lifted_to else ARC
-        self.label_item: QGraphicsSimpleTextItem | None = None
-        self.arrow: QGraphicsPolygonItem | None = None
-        if lifted_to:
-            self.setToolTip(f"Non-projective arc: the tree attaches word {dep} to word "
-                            f"{lifted_to} instead (lifted)")
-        self.set_lit(False)
-
-    def set_lit(self, lit: bool) -> None:
-        color = HILITE if lit else self.base
-        pen = QPen(color, 2.2 if lit else 1.1)
-        if self.lifted_to:
-            pen.setStyle(Qt.DashLine)
-        self.setPen(pen)
-        self.setBrush(Qt.NoBrush)
-        if self.arrow is not None:
-            self.arrow.setPen(QPen(color, 1))
-            self.arrow.setBrush(color)
-        if self.label_item is not None:
-            self.label_item.setBrush(color)
 
 
 class ParseScene(QGraphicsScene):
@@ -196,10 +74,8 @@ class ParseScene(QGraphicsScene):
         self.words: list[WordItem] = []
         self.arcs: list[ArcItem] = []
         self.x: list[float] = []
-        self.heads: list[int] = []
         self.lifted: dict[int, int] = {}
-        self.attach: tuple[int, int] | None = None  # keyboard re-attachment: word, new head
-        self._attach_line: QGraphicsLineItem | None = None
+        self._choice_line: QGraphicsLineItem | None = None  # a new head being chosen
 
     def show_sentence(self, forms: list[str], tags: list[str], heads: list[int],
                       rels: list[str], tree: LexNode | None,
@@ -212,10 +88,7 @@ class ParseScene(QGraphicsScene):
         file, ``lifted`` maps the dependents of non-projective arcs to the heads the tree
         gives them (drawn dashed)."""
         self.lifted = lifted or {}
-        attach = self.attach if len(heads) == len(self.heads) else None  # else another one
-        self.heads = list(heads)
         self.clear()
-        self.attach = attach
         n = len(forms)
         wm, sm, tm = (QFontMetricsF(f) for f in (self.word_font, self.small, self.font))
         widths = [max(wm.horizontalAdvance(forms[i]), tm.horizontalAdvance(tags[i]) + 10, 24)
@@ -247,15 +120,12 @@ class ParseScene(QGraphicsScene):
             self.words.append(word)
         self._draw_arcs(heads, rels, y_words + wm.height() / 2 + 5, changed, sm)
         self.setSceneRect(self.itemsBoundingRect().adjusted(-MARGIN, -MARGIN, MARGIN, MARGIN))
-        if self.attach is not None:
-            self.set_attach(*self.attach)
 
     def clear(self) -> None:
         """Remove every item, forgetting them before they go: deleting a selected item
         emits ``selectionChanged``, whose slots may walk the lists (``hover``)."""
         self.nodes, self.words, self.arcs = [], [], []
-        self._attach_line = None
-        self.attach = None
+        self._choice_line = None
         self.clearSelection()
         super().clear()
         self.cleared.emit()
@@ -424,57 +294,24 @@ class ParseScene(QGraphicsScene):
         return True
 
     # -- re-attaching by keyboard -----------------------------------------------------
-    def start_attach(self) -> str:
-        """Start choosing a new head for the selected node's head word (the word's present
-        head first); says what to do next, or why not."""
-        items = self.selected_items()
-        if len(items) != 1:
-            return "Select one node: its head word is the word to re-attach"
-        dep = items[0].head_word + 1
-        head = self.heads[dep - 1] or (dep + 1 if dep < len(self.heads) else dep - 1)
-        if head < 1:
-            return "A one-word sentence has no other word to attach to"
-        self.set_attach(dep, head)
-        return (f"Re-attach word {dep} ({self.words[dep - 1].form}): Left/Right choose the "
-                "new head, Up its head, Enter attaches, Escape cancels")
-
-    def set_attach(self, dep: int, head: int) -> None:
-        """Show word ``dep`` about to be attached to word ``head`` (a dashed violet line)."""
-        self.attach = (dep, head)
+    def show_choice(self, choice: tuple[int, int] | None) -> None:
+        """Show word ``dep`` about to be attached to word ``head`` (a dashed violet line to
+        it, lit), or (None) no choice."""
+        dep, head = choice or (0, 0)
         for word in self.words:
             word.target = word.index == head
             word.update()
+        if choice is None or not self.words:
+            if self._choice_line is not None:
+                self.removeItem(self._choice_line)
+                self._choice_line = None
+            return
         a, b = self.words[dep - 1].pos(), self.words[head - 1].pos()
-        if self._attach_line is None:
-            self._attach_line = self.addLine(0, 0, 0, 0, QPen(CHANGED_ARC, 1.5, Qt.DashLine))
-            self._attach_line.setZValue(5)
-        self._attach_line.setLine(a.x(), a.y(), b.x(), b.y())
+        if self._choice_line is None:
+            self._choice_line = self.addLine(0, 0, 0, 0, QPen(CHANGED_ARC, 1.5, Qt.DashLine))
+            self._choice_line.setZValue(5)
+        self._choice_line.setLine(a.x(), a.y(), b.x(), b.y())
         self.views()[0].ensureVisible(self.words[head - 1])
-
-    def move_attach(self, key: int) -> None:
-        """Left/Right: the next word either way (not the word itself); Up: the chosen
-        word's own head."""
-        dep, head = self.attach
-        if key == Qt.Key_Up:
-            target = self.heads[head - 1] or head
-        else:
-            step = -1 if key == Qt.Key_Left else 1
-            target = head + step
-            if target == dep:
-                target += step
-        if 1 <= target <= len(self.words) and target != dep:
-            self.set_attach(dep, target)
-
-    def end_attach(self) -> tuple[int, int] | None:
-        """Stop choosing; the word and the head chosen."""
-        chosen, self.attach = self.attach, None
-        for word in self.words:
-            word.target = False
-            word.update()
-        if self._attach_line is not None:
-            self.removeItem(self._attach_line)
-            self._attach_line = None
-        return chosen
 
     def word_at(self, pos: QPointF) -> int | None:
         for item in self.items(pos):
@@ -493,8 +330,9 @@ class ParseView(QGraphicsView):
     reattach_requested = Signal(int, int)  # dependent, new head (1-based)
     message = Signal(str)
 
-    def __init__(self, scene: ParseScene, parent=None):
+    def __init__(self, scene: ParseScene, choosing: HeadChoice | None = None, parent=None):
         super().__init__(scene, parent)
+        self.choosing = choosing or HeadChoice()  # a view nobody re-attaches in has its own
         self.setRenderHints(QPainter.Antialiasing | QPainter.TextAntialiasing)
         self.setDragMode(QGraphicsView.ScrollHandDrag)
         self.setAlignment(Qt.AlignLeft | Qt.AlignTop)
@@ -552,16 +390,18 @@ class ParseView(QGraphicsView):
     def start_reattach(self) -> None:
         """Edit > Re-attach Word: choose the selected node's head word's new head."""
         self.setFocus()
-        self.message.emit(self.scene().start_attach())
+        items = self.scene().selected_items()
+        self.message.emit(self.choosing.start(items[0].head_word + 1 if len(items) == 1
+                                              else None))
 
     def keyPressEvent(self, event) -> None:
         scene, key = self.scene(), event.key()
-        if scene.attach is not None:
-            if key in (Qt.Key_Left, Qt.Key_Right, Qt.Key_Up):
-                scene.move_attach(key)
+        if self.choosing.choice is not None:
+            if key in CHOICE_KEYS:
+                self.choosing.move(CHOICE_KEYS[key])
                 return
             if key in (Qt.Key_Return, Qt.Key_Enter, Qt.Key_Escape):
-                dep, head = scene.end_attach()
+                dep, head = self.choosing.end()
                 if key == Qt.Key_Escape:
                     self.message.emit("Re-attaching cancelled")
                 else:
@@ -575,8 +415,7 @@ class ParseView(QGraphicsView):
     def focusOutEvent(self, event) -> None:
         moved = event.reason() in (Qt.TabFocusReason, Qt.BacktabFocusReason,
                                    Qt.MouseFocusReason)
-        if moved and self.scene().attach is not None:
-            self.scene().end_attach()
+        if moved and self.choosing.end() is not None:
             self.message.emit("Re-attaching cancelled")
         super().focusOutEvent(event)
 

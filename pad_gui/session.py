@@ -31,13 +31,8 @@ from pad_engine.api import (
     to_line,
 )
 from pad_gui.controllers.decoded import DecodedCache
-from pad_gui.store import (
-    CORRECTED,
-    MACHINE,
-    Detached,
-    ProjectStore,
-    sentence_keys,
-)
+from pad_gui.store import Detached, ProjectStore, sentence_keys
+from pad_gui.store_rows import CORRECTED, MACHINE, SavedSentence
 
 EDITED = "edited"  # not corrected yet, but the annotator changed something
 FROM_FILE = "from file"  # the tree a Penn or .psd file gave it, untouched
@@ -55,6 +50,22 @@ class View:
     heads: tuple[int, ...]
     chosen: int = 0
     tree: LexNode | None = None
+
+
+@dataclass(frozen=True)
+class Record:
+    """What the project holds for one sentence: the annotator's view (None until changed),
+    its status, the seconds spent on it, and the tree a corrected sentence was accepted with
+    (``kept``). Replaced on every change, never changed in place, so that a reader tells by
+    identity that nothing changed (the search index does)."""
+
+    view: View | None = None
+    status: str = MACHINE
+    seconds: float = 0.0
+    kept: LexNode | None = None
+
+
+UNTOUCHED = Record()
 
 
 @dataclass
@@ -81,7 +92,7 @@ class Session:
 
     def __init__(self, path: Path, result: ConllResult, store: ProjectStore, serial: int = 0):
         self.path = path
-        self.serial = serial  # tells decode results for this session from stale ones
+        self.serial = serial  # the workspace numbers sessions and models: older is stale
         self.sentences = result.sentences
         self.skipped = result.skipped
         self.format = result.format
@@ -91,24 +102,17 @@ class Session:
         self._words = [" ".join(s.forms) for s in self.sentences]
         self.keys = sentence_keys([s.sent_id for s in self.sentences], self._words)
         self._index = {k: i for i, k in enumerate(self.keys)}
-        self.views: dict[int, View] = {}
-        self.status: dict[int, str] = {}
-        self.seconds: dict[int, float] = {}
-        self.kept: dict[int, LexNode] = {}
+        self.records: dict[int, Record] = {}  # the sentences the project has a row for
         self.from_file: dict[int, LexNode] = dict(enumerate(result.trees)) \
             if isinstance(result, TreeFileResult) else {}
         saved_rows = store.load(self.keys, self._words, [len(s) for s in self.sentences])
         for idx, saved in saved_rows.items():
             if saved.heads is None and idx in self.from_file:  # its view was never changed
-                self.status[idx] = saved.status
-                self.seconds[idx] = saved.seconds
+                self.records[idx] = Record(None, saved.status, saved.seconds)
                 continue
             heads = tuple(saved.heads) if saved.heads else tuple(self.sentences[idx].heads)
-            self.views[idx] = View(heads, saved.chosen, saved.tree)
-            self.status[idx] = saved.status
-            self.seconds[idx] = saved.seconds
-            if saved.kept is not None and saved.status == CORRECTED and saved.tree is None:
-                self.kept[idx] = saved.kept
+            self.records[idx] = Record(View(heads, saved.chosen, saved.tree), saved.status,
+                                       saved.seconds, _accepted(saved))
         store.set_meta("treebank", str(path))
 
     def __len__(self) -> int:
@@ -117,8 +121,14 @@ class Session:
     def text(self, idx: int) -> str:
         return self._words[idx]
 
+    def record(self, idx: int) -> Record:
+        return self.records.get(idx, UNTOUCHED)
+
+    def _update(self, idx: int, **changes: object) -> None:
+        self.records[idx] = dataclasses.replace(self.record(idx), **changes)
+
     def view(self, idx: int) -> View:
-        return self.views.get(idx) or self.first_view(idx)
+        return self.record(idx).view or self.first_view(idx)
 
     def first_view(self, idx: int) -> View:
         """The view before the annotator changed anything: the file's arcs, the first
@@ -148,8 +158,9 @@ class Session:
         view = view or self.view(idx)
         if view.tree is not None:
             return view.tree
-        if idx in self.kept and view == self.view(idx):
-            return self.kept[idx]
+        kept = self.record(idx).kept
+        if kept is not None and view == self.view(idx):
+            return kept
         return self._picked(idx, view)
 
     def _picked(self, idx: int, view: View) -> LexNode | None:
@@ -159,7 +170,7 @@ class Session:
         return None
 
     def is_corrected(self, idx: int) -> bool:
-        return self.status.get(idx) == CORRECTED
+        return self.record(idx).status == CORRECTED
 
     def state(self, idx: int) -> str:
         """MACHINE (or FROM_FILE), EDITED (changed but not marked corrected) or CORRECTED."""
@@ -201,13 +212,12 @@ class Session:
 
     # -- changes (each one is saved at once) ---------------------------------------------
     def set_view(self, idx: int, view: View) -> None:
-        self.views[idx] = view
+        self._update(idx, view=view)
         self._keep(idx)
-        self.store.save_view(self.keys[idx], idx, self._words[idx], view.chosen,
-                             list(view.heads), view.tree, self.kept.get(idx), self._penn(idx))
+        self._save_view(idx)
 
     def set_status(self, idx: int, status: str) -> None:
-        self.status[idx] = status
+        self._update(idx, status=status)
         self._keep(idx)
         self._save_status(idx)
 
@@ -215,18 +225,16 @@ class Session:
         """Remember the candidate a corrected sentence shows (an edited tree is kept as is)."""
         view = self.view(idx)
         picked = self._picked(idx, view) if view.tree is None else None
-        if self.is_corrected(idx) and picked is not None:
-            self.kept[idx] = picked
-        else:
-            self.kept.pop(idx, None)
+        self._update(idx, kept=picked if self.is_corrected(idx) else None)
 
     def renew(self, serial: int) -> None:
         """Another model decodes from now on (requests carry ``serial``): forget the
         candidates of sentences not corrected; corrected ones keep theirs, and their trees."""
-        for idx, status in self.status.items():
-            if status == CORRECTED and idx not in self.kept and self.view(idx).tree is None:
+        for idx, record in list(self.records.items()):
+            if record.status == CORRECTED and record.kept is None and \
+                    self.view(idx).tree is None:
                 self._keep(idx)  # corrected before its candidates arrived, or an older project
-                if idx in self.kept:
+                if self.record(idx).kept is not None:
                     self._save_status(idx)
         old, self.cache = self.cache, DecodedCache()
         for key in list(old):  # only the corrected ones are unpacked
@@ -249,8 +257,8 @@ class Session:
                 continue  # the annotator's work is never replaced
             old = self.sentences[idx]
             self.sentences[idx] = dataclasses.replace(old, heads=list(heads), rels=list(rels))
-            if idx in self.views:  # a saved row keeps its heads: give it the new ones
-                self.views[idx] = View(tuple(heads))
+            if self.record(idx).view is not None:  # a saved row keeps its heads: new ones
+                self._update(idx, view=View(tuple(heads)))
                 self.store.save_heads(self.keys[idx], idx, self._words[idx], list(heads))
             if list(heads) != old.heads:
                 changed.append(idx)
@@ -260,7 +268,7 @@ class Session:
         """The tree, words and dependency labels (DEPREL) of every corrected sentence that
         has a tree (training data)."""
         out = []
-        for idx in sorted(i for i, st in self.status.items() if st == CORRECTED):
+        for idx in sorted(i for i, r in self.records.items() if r.status == CORRECTED):
             tree = self.shown_tree(idx)
             if tree is not None:
                 sent = self.sentences[idx]
@@ -277,7 +285,7 @@ class Session:
     def add_time(self, idx: int, seconds: float) -> None:
         """Count time spent on a sentence (a long idle stretch counts as IDLE_CAP)."""
         seconds = min(seconds, IDLE_CAP)
-        self.seconds[idx] = self.seconds.get(idx, 0.0) + seconds
+        self._update(idx, seconds=self.record(idx).seconds + seconds)
         self.store.add_seconds(self.keys[idx], idx, self._words[idx], seconds)
 
     def log(self, idx: int, kind: str) -> None:
@@ -287,10 +295,15 @@ class Session:
         tree = self.shown_tree(idx)
         return to_line(tree, self.sentences[idx].forms) if tree is not None else None
 
+    def _save_view(self, idx: int) -> None:
+        view, record = self.view(idx), self.record(idx)
+        self.store.save_view(self.keys[idx], idx, self._words[idx], view.chosen,
+                             list(view.heads), view.tree, record.kept, self._penn(idx))
+
     def _save_status(self, idx: int) -> None:
-        self.store.save_status(self.keys[idx], idx, self._words[idx],
-                               self.status.get(idx, MACHINE), self.kept.get(idx),
-                               self._penn(idx))
+        record = self.record(idx)
+        self.store.save_status(self.keys[idx], idx, self._words[idx], record.status,
+                               record.kept, self._penn(idx))
 
     # -- corrections that lost their sentence -----------------------------------------------
     def detached(self) -> list[Detached]:
@@ -308,13 +321,9 @@ class Session:
                 len(saved.tree.preterminals()) != n:
             return f"it has {len(item.words.split())} words, sentence {idx + 1} has {n}"
         heads = tuple(saved.heads) if saved.heads else tuple(self.sentences[idx].heads)
-        view = self.views[idx] = View(heads, saved.chosen, saved.tree)
-        self.status[idx] = saved.status
-        self.kept.pop(idx, None)
-        if saved.kept is not None and saved.tree is None and saved.status == CORRECTED:
-            self.kept[idx] = saved.kept  # the tree it was accepted with, as accepted
-        self.store.save_view(self.keys[idx], idx, self._words[idx], view.chosen,
-                             list(heads), view.tree, self.kept.get(idx), self._penn(idx))
+        self._update(idx, view=View(heads, saved.chosen, saved.tree), status=saved.status,
+                     kept=_accepted(saved))
+        self._save_view(idx)
         self._save_status(idx)
         self.store.mark_applied(item.id, self.keys[idx])
         return None
@@ -322,7 +331,7 @@ class Session:
     # -- effort ---------------------------------------------------------------------------
     def summary(self) -> Summary:
         counts = self._counts()
-        done = [i for i, s in self.status.items() if s == CORRECTED]
+        done = [i for i, r in self.records.items() if r.status == CORRECTED]
         actions = dict.fromkeys(EDIT_KINDS, 0)
         as_proposed = 0
         for idx in done:
@@ -332,16 +341,21 @@ class Session:
             if not self.changed(idx):
                 as_proposed += 1
         return Summary(len(done), sum(len(self.sentences[i]) for i in done),
-                       sum(self.seconds.get(i, 0.0) for i in done), as_proposed, actions)
+                       sum(self.records[i].seconds for i in done), as_proposed, actions)
 
     def effort_rows(self) -> list[tuple[int, int, str, float, dict[str, int]]]:
         """Per touched sentence: index, length, status, seconds, action counts."""
         counts = self._counts()
-        touched = sorted(set(self.status) | set(self.seconds) | set(counts))
-        return [(i, len(self.sentences[i]), self.status.get(i, MACHINE),
-                 self.seconds.get(i, 0.0), counts.get(i, {})) for i in touched]
+        touched = sorted(set(self.records) | set(counts))
+        return [(i, len(self.sentences[i]), self.record(i).status, self.record(i).seconds,
+                 counts.get(i, {})) for i in touched]
 
     def _counts(self) -> dict[int, dict[str, int]]:
         """Logged actions per sentence index (those of sentences no longer here left out)."""
         return {self._index[k]: c for k, c in self.store.action_counts().items()
                 if k in self._index}
+
+
+def _accepted(saved: SavedSentence) -> LexNode | None:
+    """The tree a corrected row was accepted with, as accepted (an edited one has its own)."""
+    return saved.kept if saved.status == CORRECTED and saved.tree is None else None

@@ -23,7 +23,6 @@ is the model the app started with and is not stored.
 from __future__ import annotations
 
 import json
-import math
 import sqlite3
 import tempfile
 import time
@@ -32,6 +31,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pad_engine.api import LexNode
+from pad_gui.store_rows import (
+    CORRECTED,
+    SavedSentence,
+    is_int,
+    saved_sentence,
+    tree_text,
+)
 
 SENTENCE_TABLE = """
 CREATE TABLE IF NOT EXISTS sentence (
@@ -80,9 +86,6 @@ CREATE TABLE IF NOT EXISTS model_version (
 SCRATCH = "scratch"
 CONTINUED = "continued"
 BUNDLED = 0  # the version id of the model the app started with
-MACHINE = "machine"
-CORRECTED = "corrected"
-STATUSES = (MACHINE, CORRECTED)
 
 SCHEMA_VERSION = "2"  # 1: rows keyed by position; 2: by sentence identity, flat trees
 ROW_COLUMNS = "key, idx, words, status, chosen, heads, tree, penn, seconds, kept"
@@ -98,99 +101,6 @@ def sentence_keys(sent_ids: Sequence[str | None], words: Sequence[str]) -> list[
         seen[base] = seen.get(base, 0) + 1
         out.append(base if seen[base] == 1 else f"{base}#{seen[base]}")
     return out
-
-
-# -- trees: a flat pre-order list, written and read without recursion ---------------------
-def tree_to_json(node: LexNode) -> list:
-    """A flat pre-order form: ``[label, word]`` for a preterminal, ``[label, head, kids]``
-    for a phrase. Flat, because a tree over a long sentence can be thousands of levels deep
-    and nested JSON that deep cannot be read back."""
-    out: list = []
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        out.append([n.label, n.word] if n.word >= 0 else [n.label, n.head, len(n.children)])
-        stack.extend(reversed(n.children))
-    return out
-
-
-def tree_from_json(data: object, n: int | None = None) -> LexNode:
-    """Inverse of :func:`tree_to_json` (also reads version 1's nested form); ValueError
-    unless it is a tree over words 0..n-1 in order (when ``n`` is given)."""
-    items = _flatten_nested(data) if _is_nested(data) else data
-    if not isinstance(items, list) or not items:
-        raise ValueError("not a stored tree")
-    root: LexNode | None = None
-    open_nodes: list[list] = []  # [node, children still to come]
-    for item in items:
-        node, kids = _node(item)
-        if root is None:
-            root = node
-        elif not open_nodes:
-            raise ValueError("a stored tree has nodes after its root is complete")
-        else:
-            open_nodes[-1][0].children.append(node)
-            open_nodes[-1][1] -= 1
-            if open_nodes[-1][1] == 0:
-                open_nodes.pop()
-        if kids:
-            open_nodes.append([node, kids])
-        while open_nodes and open_nodes[-1][1] == 0:
-            open_nodes.pop()
-    if open_nodes or root is None:
-        raise ValueError("a stored tree is cut short")
-    words = [p.word for p in root.preterminals()]
-    if n is not None and words != list(range(n)):
-        raise ValueError(f"a stored tree covers words {words[:8]}…, not the sentence's {n}")
-    return root
-
-
-def _node(item: object) -> tuple[LexNode, int]:
-    if not isinstance(item, list) or len(item) not in (2, 3) or not isinstance(item[0], str):
-        raise ValueError(f"not a stored tree node: {str(item)[:40]}")
-    if not all(_is_int(v) for v in item[1:]):
-        raise ValueError(f"a stored tree node has a non-integer field: {str(item)[:40]}")
-    if len(item) == 2:
-        if item[1] < 0:
-            raise ValueError(f"a word index is negative: {item[1]}")
-        return LexNode(item[0], [], 0, item[1]), 0
-    label, head, kids = item
-    if not 0 <= head < kids:
-        raise ValueError(f"a phrase has head child {head} of {kids} children")
-    return LexNode(label, [], head, -1), kids
-
-
-def _is_nested(data: object) -> bool:
-    return isinstance(data, list) and bool(data) and isinstance(data[0], str)
-
-
-def _flatten_nested(data: object) -> list:
-    """Version 1's nested ``[label, word]`` / ``[label, head, [kids]]`` as the flat form."""
-    out, stack = [], [data]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, list) and len(item) == 3 and isinstance(item[2], list):
-            out.append([item[0], item[1], len(item[2])])
-            stack.extend(reversed(item[2]))
-        else:
-            out.append(item)
-    return out
-
-
-def _is_int(v: object) -> bool:
-    return isinstance(v, int) and not isinstance(v, bool)
-
-
-@dataclass
-class SavedSentence:
-    """What the project remembers about one sentence."""
-
-    status: str
-    chosen: int
-    heads: list[int] | None
-    tree: LexNode | None
-    seconds: float
-    kept: LexNode | None = None  # the picked candidate a corrected sentence was accepted with
 
 
 @dataclass(frozen=True)
@@ -358,7 +268,7 @@ class ProjectStore:
                   tree: LexNode | None, kept: LexNode | None, penn: str | None) -> None:
         """Write what the annotator made of a sentence (not its status or time)."""
         self._upsert(key, idx, words, {"chosen": chosen, "heads": json.dumps(heads),
-                                       "tree": _tree_text(tree), "kept": _tree_text(kept),
+                                       "tree": tree_text(tree), "kept": tree_text(kept),
                                        "penn": penn})
 
     def save_heads(self, key: str, idx: int, words: str, heads: list[int]) -> None:
@@ -368,7 +278,7 @@ class ProjectStore:
     def save_status(self, key: str, idx: int, words: str, status: str, kept: LexNode | None,
                     penn: str | None) -> None:
         """Write a sentence's status (and the tree a corrected one was accepted with)."""
-        self._upsert(key, idx, words, {"status": status, "kept": _tree_text(kept),
+        self._upsert(key, idx, words, {"status": status, "kept": tree_text(kept),
                                        "penn": penn})
 
     def add_seconds(self, key: str, idx: int, words: str, seconds: float) -> None:
@@ -416,7 +326,7 @@ class ProjectStore:
                 aside.append((key, "its sentence changed in the file"))
             else:
                 try:
-                    out[i] = _saved(row[3:], lengths[i])
+                    out[i] = saved_sentence(row[3:], lengths[i])
                 except (ValueError, TypeError, RecursionError) as e:
                     aside.append((key, f"unreadable: {e}"))
         if aside and not self.read_only:
@@ -452,7 +362,7 @@ class ProjectStore:
         for row in self.db.execute("SELECT idx, words, status, chosen, heads, tree, penn, "
                                    f"seconds, {kept} FROM sentence ORDER BY idx").fetchall():
             idx, text = row[:2]
-            if _is_int(idx) and 0 <= idx < len(words) and words[idx] == text \
+            if is_int(idx) and 0 <= idx < len(words) and words[idx] == text \
                     and idx not in taken:
                 target = idx
             else:
@@ -499,7 +409,7 @@ class ProjectStore:
             penn, why, applied = row[8], row[11], row[12]
             try:
                 n = len(str(words).split())
-                saved = _saved((status, *rest), n)
+                saved = saved_sentence((status, *rest), n)
             except (ValueError, TypeError, RecursionError):
                 saved = None
             out.append(Detached(rid, str(words), str(status), penn if isinstance(penn, str)
@@ -568,37 +478,3 @@ class ProjectStore:
         with target:
             self.db.backup(target)
         target.close()
-
-
-def _saved(fields: Sequence[object], n: int) -> SavedSentence:
-    """A row's status, chosen, heads, tree, penn, seconds and kept, checked against a
-    sentence of ``n`` words (ValueError/TypeError naming what is wrong)."""
-    status, chosen, heads, tree, _, seconds, kept = fields
-    if status not in STATUSES:
-        raise ValueError(f"status {str(status)[:20]!r}")
-    if not _is_int(chosen) or chosen < 0:
-        raise ValueError(f"candidate {str(chosen)[:20]!r}")
-    if not isinstance(seconds, (int, float)) or not math.isfinite(seconds) or seconds < 0:
-        raise ValueError(f"seconds {str(seconds)[:20]!r}")
-    parsed = _json(heads)
-    if parsed is not None and (not isinstance(parsed, list) or len(parsed) != n or not all(
-            _is_int(h) and 0 <= h <= n for h in parsed)):
-        raise ValueError(f"heads {str(heads)[:40]!r} do not fit a sentence of {n} words")
-    return SavedSentence(status, chosen, parsed, _tree(tree, n), float(seconds), _tree(kept, n))
-
-
-def _json(text: object) -> object:
-    if text is None:
-        return None
-    if not isinstance(text, str):
-        raise TypeError(f"a {type(text).__name__} where JSON text belongs")
-    return json.loads(text)
-
-
-def _tree(text: object, n: int) -> LexNode | None:
-    data = _json(text)
-    return tree_from_json(data, n) if data is not None else None
-
-
-def _tree_text(tree: LexNode | None) -> str | None:
-    return json.dumps(tree_to_json(tree)) if tree is not None else None

@@ -2,14 +2,22 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QObject, QTimer
+from typing import Protocol
 
-from pad_gui.worker import Worker
+from PySide6.QtCore import QObject, QTimer
 
 POLL_MS = 15
 
 
-def start(worker: Worker, parent: QObject, every_ms: int = POLL_MS) -> None:
+class Pollable(Protocol):
+    """What this needs of a worker (views know workers only through controllers)."""
+
+    def start(self) -> None: ...
+
+    def poll(self) -> bool: ...
+
+
+def start(worker: Pollable, parent: QObject, every_ms: int = POLL_MS) -> None:
     """Start ``worker`` and emit its events on this (the UI) thread every ``every_ms``."""
     timer = QTimer(parent)
     timer.setInterval(every_ms)

@@ -40,7 +40,8 @@ from pad_gui.detached_dialog import DetachedDialog
 from pad_gui.dialogs import EffortDialog, HelpDialog, OpenDialog, bring_to_front
 from pad_gui.editing import TreeEditor
 from pad_gui.model_versions import ModelDialogs
-from pad_gui.parse_view import LEGEND, ParseScene, ParseView
+from pad_gui.parse_items import LEGEND
+from pad_gui.parse_view import ParseScene, ParseView
 from pad_gui.qtcompat import protect_singletons
 from pad_gui.quality_views import QualityViews
 from pad_gui.sentence_list import SentencePanel
@@ -127,7 +128,8 @@ class MainWindow(QMainWindow):
     def _build_widgets(self) -> None:
         self.sentences = SentencePanel(self.workspace.show)
         self.scene = ParseScene(self)
-        self.view = ParseView(self.scene)
+        self.view = ParseView(self.scene, self.workspace.choosing)
+        self.workspace.choosing.changed.connect(self.scene.show_choice)
         self.view.reattach_requested.connect(self.workspace.reattach_word)
         self.label_edit = QLineEdit()
         self.label_edit.setPlaceholderText("Select a phrase; type a label, Enter to relabel")
@@ -336,6 +338,7 @@ class MainWindow(QMainWindow):
             lifted = {lift.dependent: lift.new_head for lift in decoded[0].lifted}
         self.scene.show_sentence(sent.forms, sent.tags, list(view.heads), sent.rels, tree,
                                  diff, changed, lifted, edited)
+        self.workspace.choosing.show(sent.forms, view.heads)
         if select is not None:
             self.scene.select_path(select)
         if fit:
@@ -395,9 +398,9 @@ class MainWindow(QMainWindow):
         path, _ = QFileDialog.getSaveFileName(self, title, proposed(
             self.session.path, self.session.path.with_suffix(suffix).name), filters)
         if path and penn:
-            self.workspace.export_penn(path, corrected_only)
+            self.workspace.exports.penn(path, corrected_only)
         elif path:
-            self.workspace.export_conll(path)
+            self.workspace.exports.conll(path)
 
     def dragEnterEvent(self, event) -> None:
         if any(u.isLocalFile() for u in event.mimeData().urls()):

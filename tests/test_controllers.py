@@ -14,7 +14,7 @@ from pad_engine.api import Model, PadError, RuleBasedEngine, edits, read_conll
 from pad_gui.controllers.engine import BACKGROUND, NOW, SOON, EngineThread
 from pad_gui.controllers.models import ModelVersions
 from pad_gui.controllers.projects import MAX_RECENT, Projects, default_project_path
-from pad_gui.controllers.reattach import Change, Reattach
+from pad_gui.controllers.reattach import Change, HeadChoice, Reattach
 from pad_gui.controllers.retraining import Retraining
 from pad_gui.controllers.timekeeping import TimeKeeper
 from pad_gui.controllers.workspace import Step, Workspace
@@ -192,13 +192,39 @@ def test_reattach_is_refused_done_at_once_or_waits_for_its_decode(session):
     assert machine.pending is None
 
 
+def test_choosing_a_new_head_by_keyboard_without_a_window():
+    choosing = HeadChoice()
+    shown = []
+    choosing.changed.connect(shown.append)
+    choosing.show(["a", "b", "c", "d"], (2, 0, 2, 3))
+    assert "Select one node" in choosing.start(None) and choosing.choice is None
+    assert "word 1 (a)" in choosing.start(1) and choosing.choice == (1, 2)  # its head first
+    choosing.move("left")  # not the word itself, nor past the first word
+    assert choosing.choice == (1, 2)
+    choosing.move("right")
+    choosing.move("up")  # word 3's own head
+    assert choosing.choice == (1, 2)
+    choosing.move("right")
+    choosing.move("right")
+    assert choosing.choice == (1, 4)
+    choosing.move("right")  # the last word: stays
+    choosing.show(["a", "b", "c", "d"], (2, 0, 2, 3))  # redrawn (a decode): it stays
+    assert choosing.choice == (1, 4) and shown[-1] == (1, 4)
+    assert choosing.end() == (1, 4) and shown[-1] is None and choosing.choice is None
+    assert choosing.end() is None
+    choosing.start(4)
+    choosing.show(["x"], (0,))  # another sentence: the choice goes
+    assert choosing.choice is None and shown[-1] is None
+    assert "one-word sentence" in choosing.start(1)
+
+
 # -- time accounting --------------------------------------------------------------------
 def test_time_is_booked_to_the_sentence_on_screen(session):
     now = [100.0]
     keeper = TimeKeeper(clock=lambda: now[0])
     now[0] += 0.4
     keeper.book(session, 0)  # a glance while scrolling past
-    assert session.seconds == {}
+    assert session.records == {}
     now[0] += 12.0
     keeper.book(session, 1)
     now[0] += 5000.0  # away from the desk
@@ -207,7 +233,7 @@ def test_time_is_booked_to_the_sentence_on_screen(session):
     keeper.book(None, -1)  # nothing open: nothing booked, the clock restarts
     now[0] += 2.0
     keeper.book(session, 2)
-    assert session.seconds == {1: 12.0 + IDLE_CAP, 2: 2.0}
+    assert {i: r.seconds for i, r in session.records.items()} == {1: 12.0 + IDLE_CAP, 2: 2.0}
     lengths = [len(session.sentences[i]) for i in range(3)]
     assert ProjectStore(session.store.path).load(
         session.keys[:3], [session.text(i) for i in range(3)], lengths)[1].seconds \

@@ -22,7 +22,7 @@ from pad_engine.trees.deptree import is_projective
 from pad_engine.trees.lextree import LexNode, induced_heads
 from pad_gui import app as app_module
 from pad_gui.dialogs import InsertDialog
-from pad_gui.parse_view import CHANGED_ARC, DIFF, NodeItem
+from pad_gui.parse_items import CHANGED_ARC, DIFF, NodeItem
 from pad_gui.session import CORRECTED
 from pad_gui.window import MainWindow
 
@@ -99,10 +99,10 @@ def tree(window: MainWindow) -> LexNode:
 
 def export(qtbot, window: MainWindow, *menu_path: str) -> str:
     """Start an export from its menu entry and wait for its message."""
-    done = len(window.workspace.exported)
+    done = len(window.workspace.exports.done)
     menu_action(window, *menu_path).trigger()
-    qtbot.waitUntil(lambda: len(window.workspace.exported) > done, timeout=30000)
-    return window.workspace.exported[-1]
+    qtbot.waitUntil(lambda: len(window.workspace.exports.done) > done, timeout=30000)
+    return window.workspace.exports.done[-1]
 
 
 def save_dialog(monkeypatch, path: Path) -> None:

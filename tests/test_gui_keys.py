@@ -16,7 +16,7 @@ from pad_engine.trees.lextree import LexNode
 from pad_gui import actions
 from pad_gui import app as app_module
 from pad_gui.candidates import against_first
-from pad_gui.parse_view import DIFF, EDITED
+from pad_gui.parse_items import DIFF, EDITED
 
 pytestmark = pytest.mark.usefixtures("isolated_settings")
 window = test_gui_app.window  # the sample open with the tiny model
@@ -107,12 +107,12 @@ def test_a_whole_correction_with_the_keyboard_only(qtbot, tiny_model, sample, mo
     # Enter (Left and Right would go word by word)
     select(qtbot, window, path_of(tree(window), lambda n: n.word == dep - 1))
     press(qtbot, window, Qt.Key_A)
-    assert window.scene.attach == (dep, heads[dep - 1])
+    assert window.workspace.choosing.choice == (dep, heads[dep - 1])
     press(qtbot, window, Qt.Key_Escape)  # changed my mind
-    assert window.scene.attach is None
+    assert window.workspace.choosing.choice is None
     press(qtbot, window, Qt.Key_A)
     press(qtbot, window, Qt.Key_Up)
-    assert window.scene.attach == (dep, grandparent)
+    assert window.workspace.choosing.choice == (dep, grandparent)
     press(qtbot, window, Qt.Key_Return)
     qtbot.waitUntil(lambda: window.session.view(LONG).heads[dep - 1] == grandparent,
                     timeout=30000)

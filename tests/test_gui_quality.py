@@ -9,7 +9,7 @@ from PySide6.QtWidgets import QApplication, QFileDialog
 from test_gui_app import menu_action, new_window
 
 from pad_engine.api import edits, to_line
-from pad_gui.parse_view import DIFF
+from pad_gui.parse_items import DIFF
 from pad_gui.session import CORRECTED, View
 
 pytestmark = pytest.mark.usefixtures("isolated_settings")
@@ -102,7 +102,7 @@ def test_compare_with_another_export_and_take_b(window, qtbot, tmp_path, monkeyp
     assert marked and marked[0].fill == DIFF  # the bracket A lacks
     qtbot.mouseClick(dialog.buttons["b"], Qt.LeftButton)
     assert to_line(s.shown_tree(2), s.sentences[2].forms) == lines[2]
-    assert s.status[2] == CORRECTED
+    assert s.record(2).status == CORRECTED
     assert any(k.startswith("adjudicated:B:other.mrg") for k in s.store.action_counts()[
         s.keys[2]])
     assert dialog.rows == []  # the only difference is settled

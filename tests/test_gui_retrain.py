@@ -24,6 +24,7 @@ from pad_engine.io.penn import read_penn
 from pad_engine.learning.train import examples_from_penn
 from pad_engine.trees.lextree import to_line
 from pad_gui.controllers import retraining as retraining_module
+from pad_gui.controllers.messages import Trained
 from pad_gui.controllers.retraining import retrain_work
 from pad_gui.retrain_dialog import RetrainDialog
 from pad_gui.store import BUNDLED, CONTINUED, SCRATCH, ProjectStore
@@ -450,7 +451,7 @@ def test_retrain_time_on_200_corrected_ptb_trees(qtbot, ptb_dir, capsys):
 
     def trained() -> bool:
         worker.poll()
-        return any(isinstance(e, tuple) and e[0] in ("trained", "error") for e in events)
+        return any(isinstance(e, Trained | tuple) for e in events)
 
     start = time.perf_counter()
     worker.start()
@@ -458,9 +459,9 @@ def test_retrain_time_on_200_corrected_ptb_trees(qtbot, ptb_dir, capsys):
     total = time.perf_counter() - start
     worker.cancel()
     worker.join()
-    kind, *rest = next(e for e in events if isinstance(e, tuple))
-    assert kind == "trained", rest
-    _, data, seconds = rest
+    done = next(e for e in events if isinstance(e, Trained | tuple))
+    assert isinstance(done, Trained), done
+    data, seconds = done.data, done.seconds
     assert data[:2] == b"PK"  # a .padmodel (npz) file
     with capsys.disabled():
         print(f"\nretrain from scratch on {len(examples)} corrected PTB trees: {seconds:.2f} s "

@@ -37,7 +37,7 @@ def _hover(qtbot, window) -> None:
 def _reattach_by_keys(qtbot, window) -> None:
     click_node(qtbot, window, (0, 0))
     key(qtbot, window, Qt.Key_A)
-    assert window.scene.attach is not None
+    assert window.workspace.choosing.choice is not None
 
 
 def _drag_a_word(qtbot, window) -> None:
@@ -62,7 +62,7 @@ def test_switching_files_with_the_view_busy(window, qtbot, tmp_path, state):
     qtbot.waitUntil(window.decoded_current, timeout=30000)
     scene = window.scene
     assert all(item.scene() is scene for item in [*scene.nodes, *scene.words, *scene.arcs])
-    assert window.view._rubber is None and scene.attach is None
+    assert window.view._rubber is None and window.workspace.choosing.choice is None
     # what a person does next on the new file works on its items
     viewport = window.view.viewport()
     qtbot.mouseMove(viewport, word_pos(window, 3))

@@ -70,7 +70,7 @@ def test_compare_and_adjudicate(session, tmp_path):
     assert all(r.f1 is None for r in rows[10:])  # not decoded here: nothing to score
     change = quality.adjudicate(s, 1, rows[1].b, "B:b.mrg")
     assert to_line(change.after.tree, s.sentences[1].forms) == lines[1]
-    assert s.status[1] == CORRECTED
+    assert s.record(1).status == CORRECTED
     assert s.store.action_counts()[s.keys[1]]["adjudicated:B:b.mrg"] == 1
     other.write_text("\n".join(lines[:3]) + "\n", encoding="utf-8")
     with pytest.raises(PadError, match="3 trees here but"):

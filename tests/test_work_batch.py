@@ -43,9 +43,9 @@ def app_export(path, tmp_path) -> list[str]:
         pump(w.engine.worker, until=lambda: models.choice is not None and not models.loading
              and w.converter is models.choice.engine)
         out = tmp_path / f"{path.stem}.app.mrg"
-        w.export_penn(str(out), corrected_only=False)
-        pump(w.engine.worker, until=lambda: w.exported)
-        assert w.exported[0].startswith("Exported"), w.exported
+        w.exports.penn(str(out), corrected_only=False)
+        pump(w.engine.worker, until=lambda: w.exports.done)
+        assert w.exports.done[0].startswith("Exported"), w.exports.done
         return out.read_text().splitlines()
     finally:
         w.close()

@@ -85,7 +85,7 @@ def test_export_dependencies_after_a_delete_and_a_make_head(workspace, sample,
     heads = w.session.view(0).heads
     assert heads[5] == 0 and heads[2] == 6 and heads[0] == 6  # shown on the arcs
     out = tmp_path / "out.conllu"
-    w.export_conll(str(out))
+    w.exports.conll(str(out))
     [sent, *_] = read_conll(out).sentences
     assert sent.heads == list(heads)
     rows = [line.split("\t") for line in sent.lines if line[:1].isdigit()]

@@ -25,7 +25,7 @@ from pathlib import Path
 import numpy as np
 
 from pad_engine.decoding.grammar import Grammar, GrammarArrays
-from pad_engine.decoding.model_check import meta_problem, read_model_file
+from pad_engine.decoding.model_check import meta_problem, read_model_bytes, read_model_file
 from pad_engine.errors import ModelError
 from pad_engine.io.gate import write_bytes
 
@@ -71,17 +71,22 @@ class Model:
     def save(self, path: str | Path) -> None:
         """Write the model atomically (temporary file, then rename); a model its file could
         not be loaded from (:meth:`problem`) is refused, and nothing written."""
+        write_bytes(path, self.to_bytes(str(path)))
+
+    def to_bytes(self, name: str = "model") -> bytes:
+        """The model's ``.padmodel`` file as bytes (a project keeps them); refused, as
+        :meth:`save` refuses, when it could not be loaded back (``name`` says whose)."""
         text = self._meta_json()
         problem = meta_problem(text, self.weights)
         if problem:
-            raise ModelError(f"{path}: not written, the model could not be loaded: {problem}")
+            raise ModelError(f"{name}: not written, the model could not be loaded: {problem}")
         buf = io.BytesIO()
         np.savez_compressed(
             buf,
             weights=self.weights.astype(np.float32),
             meta=np.frombuffer(text, dtype=np.uint8),
         )
-        write_bytes(path, buf.getvalue())
+        return buf.getvalue()
 
     def problem(self) -> str | None:
         """Why the model's file would be refused on loading (a size the decoder cannot hold,
@@ -118,9 +123,18 @@ class Model:
     @classmethod
     def load(cls, path: str | Path) -> Model:
         """Load a model file; damaged, truncated or foreign files raise ModelError."""
-        path = str(path)
         # every field is checked there (types, ranges, sizes, the weights' count, the format)
-        meta, weights = read_model_file(path, FORMAT, VERSION, FIRST_VERSION)
+        return cls._checked(*read_model_file(str(path), FORMAT, VERSION, FIRST_VERSION))
+
+    @classmethod
+    def from_bytes(cls, data: bytes, name: str = "model") -> Model:
+        """Inverse of :meth:`to_bytes`: the bytes are untrusted (a project file travels), so
+        they pass the file loader's checks; ModelError naming ``name`` otherwise."""
+        return cls._checked(*read_model_bytes(data, name, FORMAT, VERSION, FIRST_VERSION))
+
+    @classmethod
+    def _checked(cls, meta: dict, weights: np.ndarray) -> Model:
+        """The model of metadata and weights that passed ``model_check``."""
         gm = meta["grammar"]
         grammar = Grammar(
             symbols=list(gm["symbols"]),

@@ -83,14 +83,30 @@ def read_model_file(path: str, fmt: str, version: int, oldest: int = 1
                     ) -> tuple[dict, np.ndarray]:
     """The checked metadata and float32 weights of the model file at ``path``, whose format
     name must be ``fmt`` and version from ``oldest`` to ``version``; ModelError otherwise."""
-    limits = {"meta.npy": MAX_META_BYTES + _NPY_HEADER_BYTES,
-              "weights.npy": (4 << MAX_FEATURE_BITS) + _NPY_HEADER_BYTES}
     with _reading(path):
         with _open_regular(path) as f:
-            raw = _members(f, limits, MAX_MEMBERS)
-        meta = _json(_npy(raw["meta.npy"], "meta", ("|u1",)).tobytes())
-        weights = _npy(raw["weights.npy"], "weights", ("<f4", ">f4"))
-        check_meta(meta, weights, fmt, version, oldest)
+            return _checked(f, fmt, version, oldest)
+
+
+def read_model_bytes(data: bytes, name: str, fmt: str, version: int, oldest: int = 1
+                     ) -> tuple[dict, np.ndarray]:
+    """:func:`read_model_file` on a model file's bytes held in memory (a project keeps its
+    models' bytes), under the same limits; ``name`` says whose bytes in a ModelError."""
+    with _reading(name):
+        if len(data) > MAX_FILE_BYTES:
+            raise _Bad(f"{len(data)} bytes (at most {MAX_FILE_BYTES} are read)")
+        return _checked(io.BytesIO(data), fmt, version, oldest)
+
+
+def _checked(f: io.BufferedIOBase, fmt: str, version: int, oldest: int
+             ) -> tuple[dict, np.ndarray]:
+    """What both readers check, on the archive's bytes open as ``f``."""
+    limits = {"meta.npy": MAX_META_BYTES + _NPY_HEADER_BYTES,
+              "weights.npy": (4 << MAX_FEATURE_BITS) + _NPY_HEADER_BYTES}
+    raw = _members(f, limits, MAX_MEMBERS)
+    meta = _json(_npy(raw["meta.npy"], "meta", ("|u1",)).tobytes())
+    weights = _npy(raw["weights.npy"], "weights", ("<f4", ">f4"))
+    check_meta(meta, weights, fmt, version, oldest)
     return meta, np.ascontiguousarray(weights, dtype=np.float32)
 
 

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from pad_engine.api import DepSentence, Engine, Model, PadError, RuleBasedEngine
+from pad_gui.controllers.messages import Decoded, JobDone, Ready
 from pad_gui.events import Event
 from pad_gui.worker import Worker
 
@@ -102,14 +103,14 @@ class EngineThread:
         self._callbacks[job] = done
         self._queue.put((priority, next(self._order), kind, job, payload))
 
-    def _deliver(self, result: tuple) -> None:
-        kind, key, value = result
-        if kind == "ready":
-            self.ready.emit(key, value)
-        elif kind == "decoded":
-            self.decoded.emit(key, value)
-        else:
-            self._callbacks.pop(key)(value)
+    def _deliver(self, message: Ready | Decoded | JobDone) -> None:
+        match message:
+            case Ready(problem, converter):
+                self.ready.emit(problem, converter)
+            case Decoded(key, result):
+                self.decoded.emit(key, result)
+            case JobDone(job, result):
+                self._callbacks.pop(job)(result)
 
     # -- on the worker thread ------------------------------------------------------------
     def _serve(self, worker: Worker) -> None:
@@ -120,9 +121,9 @@ class EngineThread:
             converter.candidates(DepSentence(["Hello", "."], ["UH", "."], [0, 1]))
         except Exception as e:  # noqa: BLE001 - any failure means "no model", shown to the user
             converter = None
-            worker.report(("ready", f"{type(e).__name__}: {e}", None))
+            worker.report(Ready(f"{type(e).__name__}: {e}", None))
         else:
-            worker.report(("ready", "", converter))
+            worker.report(Ready("", converter))
         while True:
             item = self._queue.get()
             priority, _, kind, key, payload = item
@@ -133,17 +134,17 @@ class EngineThread:
             if kind == "stop":
                 return
             if kind == "job":
-                worker.report(("job", key, _attempt(_job, payload, converter)))
+                worker.report(JobDone(key, _attempt(_job, payload, converter)))
             elif kind == "swap":
                 loaded = _attempt(payload)
                 if not isinstance(loaded, Exception):
                     converter = Engine(loaded) if isinstance(loaded, Model) else loaded
                     loaded = converter
                     self._done.clear()  # requests name the model through their key's serial
-                worker.report(("job", key, loaded))
+                worker.report(JobDone(key, loaded))
             elif key not in self._done:
                 self._done.add(key)
-                worker.report(("decoded", key, _decode(converter, payload)))
+                worker.report(Decoded(key, _decode(converter, payload)))
 
 
 def _needed(converter: Converter | None) -> Converter:

@@ -9,10 +9,16 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pad_engine.api import Engine, PadError, to_line, write_conll, write_text
 from pad_gui.controllers.engine import K_BEST
 from pad_gui.session import Session
+
+if TYPE_CHECKING:  # the workspace owns its exports
+    from pad_gui.controllers.workspace import Workspace
+
+SAID_MS = 10000  # how long the status bar says what an export did
 
 
 def proposed(source: Path | None, name: str) -> str:
@@ -125,3 +131,43 @@ def refuse_input(session: Session, path: str) -> None:
                                  "another file")
         except OSError:
             continue  # one of them does not exist: not the same file
+
+
+class Exports:
+    """File > Export for the workspace's session; ``done``: what each finished export
+    wrote, in order (each also said in the status bar)."""
+
+    def __init__(self, workspace: Workspace):
+        self.workspace = workspace
+        self.done: list[str] = []
+
+    def penn(self, path: str, corrected_only: bool) -> None:
+        """Write one Penn tree per line (see :func:`penn_job`), on the engine thread."""
+        w = self.workspace
+        if w.session is None:
+            return
+        what = "corrected Penn trees" if corrected_only else "Penn trees"
+        w.engine.submit(penn_job(w.session, path, corrected_only),
+                        lambda result: self._said(penn_message(what, result)))
+        w.message.emit(f"Exporting to {path}…", 0)
+
+    def conll(self, path: str) -> None:
+        """The treebank with corrected arcs written back (everything else byte-exact)."""
+        self._write(write_dependencies, path)
+
+    def detached(self, path: str) -> None:
+        """The corrections that lost their sentence, as text (:func:`write_detached`)."""
+        self._write(write_detached, path)
+
+    def _write(self, write: Callable[[Session, str], str], path: str) -> None:
+        if self.workspace.session is None:
+            return
+        try:
+            message = write(self.workspace.session, path)
+        except (OSError, ValueError, PadError) as e:
+            message = f"Export failed: {e}"
+        self._said(message)
+
+    def _said(self, message: str) -> None:
+        self.done.append(message)
+        self.workspace.message.emit(message, SAID_MS)

@@ -6,19 +6,17 @@ projection when none does (``choose`` in the engine). Every retrain adds a versi
 project file, with the model's own ``.padmodel`` bytes, so switching back, exporting and
 reopening need nothing else.
 
-Which model decodes is known here, on the UI thread, as soon as it is chosen: a freshly
-trained model at once, a stored one when the engine thread has loaded it.
+Choosing a version is done here; which one decodes is the workspace's ``ModelInUse``
+(``active``, ``loading`` and ``current_model`` ask it).
 """
 
 from __future__ import annotations
 
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
 from pad_engine.api import (
     Choice,
-    Engine,
     Model,
     PadError,
     Plan,
@@ -30,33 +28,10 @@ from pad_engine.api import (
     write_bytes,
 )
 from pad_gui.controllers.engine import Converter
+from pad_gui.controllers.model_in_use import ModelInUse, as_model
 from pad_gui.controllers.workspace import Workspace
 from pad_gui.events import Event
 from pad_gui.store import BUNDLED, SCRATCH, ModelVersion, ProjectStore
-
-
-def model_bytes(model: Model) -> bytes:
-    """The model's ``.padmodel`` file as bytes (Model.save writes files only)."""
-    with tempfile.TemporaryDirectory() as folder:
-        path = Path(folder) / "model.padmodel"
-        model.save(path)
-        return read_bytes(path, "model")
-
-
-def model_from_bytes(data: bytes) -> Model:
-    """Inverse of :func:`model_bytes` (raises ModelError on damaged bytes)."""
-    with tempfile.TemporaryDirectory() as folder:
-        path = Path(folder) / "model.padmodel"
-        write_bytes(path, data)
-        return Model.load(path)
-
-
-def as_model(loaded: Model | Converter | None) -> Model | None:
-    """The model behind what a loader gave (an Engine when the app chose the model itself;
-    None for the rule-based projection, which has none to continue from)."""
-    if isinstance(loaded, Engine):
-        return loaded.model
-    return loaded if isinstance(loaded, Model) else None
 
 
 def describe(v: ModelVersion) -> str:
@@ -67,7 +42,8 @@ def describe(v: ModelVersion) -> str:
 
 
 class ModelVersions:
-    """Which model version decodes in a workspace, and the versions of its project.
+    """Choosing the model version that decodes in a workspace, and the versions of its
+    project.
 
     Event: ``changed()`` when a version was added, measured or chosen, or its model loaded.
     """
@@ -76,13 +52,23 @@ class ModelVersions:
         self.workspace = workspace
         self.startup_path = startup_path
         self.choice: Choice | None = None  # what version 0 is for this file, when chosen
-        self.active = BUNDLED
-        self.loading = False  # the active version's model is being loaded
-        # the active version's model (None: none, or the rules)
-        self._model: Model | None = getattr(workspace.converter, "model", None)
         self.changed = Event()
         workspace.ready.connect(self._ready)
         workspace.opened.connect(self.restore)
+
+    @property
+    def in_use(self) -> ModelInUse:
+        return self.workspace.in_use
+
+    @property
+    def active(self) -> int:
+        """The version in use."""
+        return self.in_use.version
+
+    @property
+    def loading(self) -> bool:
+        """Whether the version in use is still being loaded."""
+        return self.in_use.loading
 
     @property
     def store(self) -> ProjectStore | None:
@@ -118,12 +104,11 @@ class ModelVersions:
     def current_model(self) -> Model | None:
         """The active version's model (None while it loads, or when there is none or the
         rule-based projection decodes)."""
-        return self._model
+        return self.in_use.model
 
     def _ready(self) -> None:
         """The engine decodes with a new converter: the start-up one, or one we chose."""
         if not self.loading:
-            self._model = getattr(self.workspace.converter, "model", None)
             self.changed.emit()
 
     def origin(self, version: int) -> int | None:
@@ -158,7 +143,7 @@ class ModelVersions:
         start-up model as it is (it never saw the corrected trees), a retrained version
         by its own training plan re-run on each fold (it saw some of them)."""
         if self.active == BUNDLED:
-            converter = self.workspace.converter
+            converter = self.in_use.converter
             return lambda: as_model(converter) or converter
         model, start = self.current_model(), self.startup_loader()
         labels = model is not None and model.dep_labels == "deprel"
@@ -196,22 +181,18 @@ class ModelVersions:
             load, name = (lambda: model), f"version {version}"
         else:
             data = self.store.version_bytes(version)
-            load, name = (lambda: model_from_bytes(data)), f"version {version}"
-        previous, previous_model, store = self.active, self._model, self.store
-        self.active, self._model, self.loading = version, model, model is None
+            load, name = (lambda: Model.from_bytes(data, f"model version {version}")), \
+                f"version {version}"
+        previous, store = self.in_use.choose(version, model), self.store
         if store is not None:
             store.choose_version(version)
 
         def done(result: Converter | Exception) -> None:
             if self.store is not store or self.active != version:
                 return  # chosen again meanwhile: that choice decides
-            self.loading = False
-            if isinstance(result, Exception):  # the engine kept the previous model
-                self.active, self._model = previous, previous_model
-                if store is not None:
-                    store.choose_version(previous)
-            else:
-                self._model = getattr(result, "model", None)
+            self.in_use.settle(result, previous)
+            if isinstance(result, Exception) and store is not None:
+                store.choose_version(self.active)  # the engine kept the previous model
             self.changed.emit()
 
         self.workspace.use_model(load, name, done)

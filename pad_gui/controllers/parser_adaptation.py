@@ -32,6 +32,7 @@ from pad_engine.api import (
     read_bytes,
     write_bytes,
 )
+from pad_gui.controllers.messages import Adapted, FoldDone
 from pad_gui.events import Event
 from pad_gui.session import MACHINE, Session
 from pad_gui.worker import Worker
@@ -75,7 +76,7 @@ def adapted_keys(session: Session) -> set[str] | None:
 
 def adapt_work(session: Session, corrected: list[int], untouched: list[int],
                candidate: Path | None) -> Callable[[Worker], tuple]:
-    """The work of one run: reports ("adapt", done, total) and ("fold", done, total);
+    """The work of one run: reports Adapted and FoldDone;
     returns (comparison, predictions of ``untouched``); the adapted parser is written to
     ``candidate`` (so that putting it in use is a rename, not seconds of writing)."""
     sentences = [session.with_heads(i, session.view(i).heads) for i in corrected]
@@ -87,10 +88,10 @@ def adapt_work(session: Session, corrected: list[int], untouched: list[int],
     def work(worker: Worker) -> tuple:
         base = load_parser()
         model = adapt_parser(base, sentences, cancel=worker.is_cancelled,
-                             progress=lambda d, t: worker.report(("adapt", d, t)))
+                             progress=lambda d, t: worker.report(Adapted(d, t)))
         result = compare_parsers(base, sentences, None if adapted_on is None else base,
                                  adapted_on, cancel=worker.is_cancelled,
-                                 progress=lambda d, t: worker.report(("fold", d, t)))
+                                 progress=lambda d, t: worker.report(FoldDone(d, t)))
         predicted = predict_arcs(model, rest)
         if candidate is not None:
             model.save(candidate)
@@ -178,16 +179,16 @@ class ParserAdaptation:
             _candidate(s.store.path).unlink(missing_ok=True)
         self.session = None
 
-    def _report(self, event) -> None:
+    def _report(self, message: Adapted | FoldDone) -> None:
         if self.worker is None or self.worker.cancelled:
             return
-        kind, done, total = event
-        if kind == "adapt":
-            self._say(f"D-parser: adapting, {done} of {total} sentence steps…",
-                      0.2 * done / total)
-        else:
-            self._say(f"D-parser: cross-validating, fold {done} of {total} done…",
-                      0.2 + 0.8 * done / total)
+        match message:
+            case Adapted(done, total):
+                self._say(f"D-parser: adapting, {done} of {total} sentence steps…",
+                          0.2 * done / total)
+            case FoldDone(done, total):
+                self._say(f"D-parser: cross-validating, fold {done} of {total} done…",
+                          0.2 + 0.8 * done / total)
 
     def _finish(self, model: TextModel, result: ParserComparison, predicted: list) -> None:
         if self.workspace.session is not self.session:

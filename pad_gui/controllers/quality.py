@@ -78,8 +78,8 @@ class SearchIndex:
             self.session, self.flats = session, {}
         flats, where = [], []
         for idx, sent in enumerate(session.sentences):
-            sig = (session.views.get(idx), session.kept.get(idx), session.serial,
-                   session.key(idx) in session.cache, session.status.get(idx))
+            sig = (session.records.get(idx), session.serial,
+                   session.key(idx) in session.cache)
             known = self.flats.get(idx)
             if known is None or len(known[0]) != len(sig) or \
                     any(a is not b for a, b in zip(known[0], sig)):

@@ -10,13 +10,18 @@ had them), done at once when the tree is kept or that d-parse is decoded already
 otherwise waits for its decode;
 while one waits, another is ignored (the annotator sees "Re-decoding…"). A new model or
 another file forgets the waiting one.
+
+Choosing the new head with the keyboard is a state machine of its own (:class:`HeadChoice`):
+the parse view draws the choice and hands it keys.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from pad_engine.api import edits, tree_problem
+from pad_gui.events import Event
 from pad_gui.session import Session, View
 
 
@@ -70,3 +75,63 @@ class Reattach:
 
     def forget(self) -> None:
         self.pending = None
+
+
+class HeadChoice:
+    """Choosing a word's new head with the keyboard (Edit > Re-attach Word): the word to
+    re-attach and the head proposed, which keys move, until it is taken or cancelled. It
+    keeps the arcs of the sentence drawn (``show``), so the view only draws the choice.
+
+    Event: ``changed(choice)``: the (word, head) to show, 1-based, or None once it ends.
+    """
+
+    def __init__(self) -> None:
+        self.forms: list[str] = []
+        self.heads: tuple[int, ...] = ()
+        self.choice: tuple[int, int] | None = None
+        self.changed = Event()
+
+    def show(self, forms: list[str], heads: Sequence[int]) -> None:
+        """A sentence is drawn with these arcs: a choice in hand stays through a redraw of
+        a sentence of the same length (a decode, an edit), and shows again."""
+        if len(heads) != len(self.heads):
+            self.choice = None
+        self.forms, self.heads = list(forms), tuple(heads)
+        self.changed.emit(self.choice)
+
+    def start(self, dep: int | None) -> str:
+        """Start choosing a new head for word ``dep`` (None: the selection names no one
+        word), its present head first; says what to do next, or why not."""
+        if dep is None:
+            return "Select one node: its head word is the word to re-attach"
+        head = self.heads[dep - 1] or (dep + 1 if dep < len(self.heads) else dep - 1)
+        if head < 1:
+            return "A one-word sentence has no other word to attach to"
+        self._propose(dep, head)
+        return (f"Re-attach word {dep} ({self.forms[dep - 1]}): Left/Right choose the new "
+                "head, Up its head, Enter attaches, Escape cancels")
+
+    def move(self, way: str) -> None:
+        """"left"/"right": the next word either way (not the word itself); "up": the
+        proposed head's own head."""
+        dep, head = self.choice
+        if way == "up":
+            target = self.heads[head - 1] or head
+        else:
+            step = -1 if way == "left" else 1
+            target = head + step
+            if target == dep:
+                target += step
+        if 1 <= target <= len(self.heads) and target != dep:
+            self._propose(dep, target)
+
+    def end(self) -> tuple[int, int] | None:
+        """Stop choosing; the word and the head chosen (None: nothing was being chosen)."""
+        chosen, self.choice = self.choice, None
+        if chosen is not None:
+            self.changed.emit(None)
+        return chosen
+
+    def _propose(self, dep: int, head: int) -> None:
+        self.choice = (dep, head)
+        self.changed.emit(self.choice)

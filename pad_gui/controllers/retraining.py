@@ -40,7 +40,8 @@ from pad_engine.api import (
     plan,
     retrain,
 )
-from pad_gui.controllers.models import ModelVersions, as_model, model_bytes
+from pad_gui.controllers.messages import FoldDone, Measured, NotMeasured, Trained
+from pad_gui.controllers.models import ModelVersions, as_model
 from pad_gui.controllers.parser_adaptation import ParserAdaptation
 from pad_gui.events import Event
 from pad_gui.session import Session
@@ -54,23 +55,23 @@ LABELED = 0.9  # the share of words with a DEPREL above which labels are offered
 def retrain_work(trees: list[CorrectedTree], base: Model | None,
                  cv_base: Callable[[], Model | None], labels: bool,
                  rival: Callable[[], Plan | Model | Converter],
-                 pool: Sequence[DepSentence] = ()) -> Callable[[Worker], tuple]:
-    """The work of one run: reports Progress, ("trained", model, bytes, seconds) and
-    ("fold", done, total); returns ("cv", f1, folds, f1 of the version in use) or
-    ("no-cv", why). ``pool``: the file's d-parses (a model from scratch widens its grammar
-    with their rule-based projections)."""
-    def work(worker: Worker) -> tuple:
+                 pool: Sequence[DepSentence] = ()
+                 ) -> Callable[[Worker], Measured | NotMeasured]:
+    """The work of one run: reports Progress, Trained and FoldDone; returns Measured (beside
+    the version in use) or NotMeasured. ``pool``: the file's d-parses (a model from scratch
+    widens its grammar with their rule-based projections)."""
+    def work(worker: Worker) -> Measured | NotMeasured:
         start = time.perf_counter()
         model = retrain(trees, base, progress=worker.report, cancel=worker.is_cancelled,
                         labels=labels, pool=pool)
-        worker.report(("trained", model, model_bytes(model), time.perf_counter() - start))
+        worker.report(Trained(model, model.to_bytes(), time.perf_counter() - start))
         folds = min(FOLDS, len(trees))
         if folds < 2:
-            return ("no-cv", "cross-validation needs at least 2 corrected trees")
+            return NotMeasured("cross-validation needs at least 2 corrected trees")
         result = compare(trees, folds, plan(cv_base(), labels, pool), rival(),
-                         progress=lambda done, total: worker.report(("fold", done, total)),
+                         progress=lambda done, total: worker.report(FoldDone(done, total)),
                          cancel=worker.is_cancelled)
-        return ("cv", result.new.f1, len(result.new.folds), result.current.f1)
+        return Measured(result.new.f1, len(result.new.folds), result.current.f1)
 
     return work
 
@@ -147,7 +148,7 @@ class Retraining:
                                           self.models.rival(), list(s.sentences)),
                              "pad-retrain")
         self.worker.yielded.connect(self._report)
-        self.worker.returned.connect(lambda result: self._finish(*result))
+        self.worker.returned.connect(self._finish)
         self.worker.errored.connect(self._failed)
         self.worker.finished.connect(self._ended)
         self._say(f"Training on {len(trees)} corrected trees…", 0.0, "")
@@ -179,11 +180,11 @@ class Retraining:
                          f"epoch {p.epoch} of {p.epochs}, {p.done} of {p.total} sentences "
                          f"({p.errors} still wrong this epoch)")
                 self._say(f"Training: {doing}, {p.seconds:.1f} s", p.share)
-        elif event[0] == "trained":
-            self._trained(*event[1:])
+        elif isinstance(event, Trained):
+            self._trained(event.model, event.data, event.seconds)
         elif not self.worker.cancelled:
-            _, done, total = event
-            self._say(f"Cross-validating: fold {done} of {total} done…", done / total)
+            self._say(f"Cross-validating: fold {event.done} of {event.total} done…",
+                      event.done / event.total)
 
     def _trained(self, model: Model, data: bytes, seconds: float) -> None:
         if self.workspace.session is not self.session:
@@ -207,14 +208,14 @@ class Retraining:
             self._say(f"Version {self.version} decodes the sentences not yet corrected, "
                       "as you chose.")
 
-    def _finish(self, kind: str, *args) -> None:
+    def _finish(self, result: Measured | NotMeasured) -> None:
         if self.version is None:
             return  # the project was closed meanwhile
-        if kind != "cv":
-            self._say(f"Done; not cross-validated: {args[0]}. Version {self.against} stays "
+        if isinstance(result, NotMeasured):
+            self._say(f"Done; not cross-validated: {result.why}. Version {self.against} stays "
                       f"in use: Use New Version puts version {self.version} in use.")
             return
-        f1, folds, current = args
+        f1, folds, current = result.f1, result.folds, result.current
         self.models.set_cv(self.version, f1, folds, self.against, current)
         self.outcome = "measured"
         side = (f"version {self.version} <b>{f1:.2f}</b>, version {self.against} (in use) "

@@ -1,5 +1,6 @@
 """The open treebank as the app works on it: which sentence is on screen, what the engine is
-asked to decode and when, which model decodes, edits as undo steps, and exports.
+asked to decode and when, which model decodes, edits as undo steps; its exports in
+``exports.Exports``.
 
 Views call the methods and subscribe to the events; undo stays with the view (``step``
 hands it each change, and its undo and redo call :meth:`Workspace.apply`).
@@ -7,6 +8,7 @@ hands it each change, and its undo and redo call :meth:`Workspace.apply`).
 
 from __future__ import annotations
 
+import itertools
 import sqlite3
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -21,18 +23,18 @@ from pad_engine.api import (
     check_inputs,
     edits,
     induced_heads,
-    margin_of,
     open_for_annotation,
     prepare_outputs,
-    priority,
     read_for_annotation,
 )
-from pad_gui.controllers import exports
+from pad_gui.controllers import navigation
 from pad_gui.controllers.engine import BACKGROUND, NOW, SOON, Converter, EngineThread
+from pad_gui.controllers.exports import Exports
+from pad_gui.controllers.model_in_use import ModelInUse
 from pad_gui.controllers.parser_adaptation import PARSER_META, copy_parser, parser_path
 from pad_gui.controllers.project_file import open_project, recover
 from pad_gui.controllers.projects import Projects
-from pad_gui.controllers.reattach import Change, Reattach
+from pad_gui.controllers.reattach import Change, HeadChoice, Reattach
 from pad_gui.controllers.timekeeping import TimeKeeper
 from pad_gui.events import Event
 from pad_gui.session import CORRECTED, MACHINE, Session, View
@@ -59,7 +61,7 @@ class Workspace:
     ``message(text, ms)`` (0: until the next), ``navigated(idx)`` (another sentence is
     on screen), ``redraw(select, fit)`` (draw the sentence on screen again), ``row(idx)``
     (a sentence's status changed), ``ready()`` (a model decodes: see ``converter``),
-    ``step(Step)`` (an edit, for the undo stack), ``exported(message)``, ``alarm(text)``
+    ``step(Step)`` (an edit, for the undo stack), ``alarm(text)``
     (an error the annotator must see at once: the project refused a write),
     ``background(text)`` (what runs in the background: a text file's arcs being predicted,
     or how far decoding is, "Decoding 1,234 / 12,544"; "" once nothing runs).
@@ -75,13 +77,12 @@ class Workspace:
         self.session: Session | None = None
         self.current = -1
         self.least_sure_first = False  # Next uncorrected: file order, or least sure
-        self.serial = 0
-        self.converter: Converter | None = None
-        self.engine_ready = False
-        self.model_problem: str | None = None
+        self._serials = itertools.count(1)  # numbers each session and model: see Session.key
+        self.in_use = ModelInUse()
         self.reattach = Reattach()
+        self.choosing = HeadChoice()  # a word's new head, by keyboard
         self.clock = TimeKeeper()
-        self.exported: list[str] = []  # what each finished export wrote, in order
+        self.exports = Exports(self)
         self.notice = ""  # what opening the project had to say (read-only, set aside)
         self.opened, self.problems, self.message, self.navigated = (Event() for _ in "1234")
         self.redraw, self.row, self.ready, self.step = (Event() for _ in "1234")
@@ -89,6 +90,18 @@ class Workspace:
         self._decoded_ids: set[int] = set()  # sentences of the session decoded by this model
         engine.ready.connect(self._engine_ready)
         engine.decoded.connect(self._decoded)
+
+    @property
+    def converter(self) -> Converter | None:
+        return self.in_use.converter
+
+    @property
+    def engine_ready(self) -> bool:
+        return self.in_use.ready
+
+    @property
+    def model_problem(self) -> str | None:
+        return self.in_use.problem
 
     @property
     def phrase_labels(self) -> list[str]:
@@ -101,9 +114,7 @@ class Workspace:
 
     # -- engine ---------------------------------------------------------------------------
     def _engine_ready(self, problem: str, converter: Converter | None) -> None:
-        self.engine_ready = True
-        self.model_problem = problem or None
-        self.converter = converter
+        self.in_use.decodes_with(converter, problem)
         self._say_decoding()
         if problem:
             self.message.emit(f"No model: {problem} (arcs only)", 0)
@@ -147,12 +158,11 @@ class Workspace:
         gets the converter, or the error when it cannot be loaded (the previous model
         stays). ``name`` may be asked once loaded (what loading chose)."""
         self.engine.drop_pending()
-        self.serial += 1
         self.engine.swap_model(load, lambda result: self._model_used(result, name, done))
         s = self.session
         if s is None:
             return
-        s.renew(self.serial)
+        s.renew(next(self._serials))
         self._decoded_ids = {idx for _, idx, _ in s.cache}  # the corrected ones keep theirs
         self._say_decoding()
         pending = self.reattach.pending
@@ -264,16 +274,15 @@ class Workspace:
             opened = open_project(project)
             opened.store.on_problem = self.alarm.emit
             try:
-                session = Session(path, result, opened.store, self.serial + 1)
+                session = Session(path, result, opened.store, next(self._serials))
             except sqlite3.Error as e:  # a row SQLite itself cannot read, or a lock
                 opened = recover(opened, e)
                 opened.store.on_problem = self.alarm.emit
-                session = Session(path, result, opened.store, self.serial + 1)
+                session = Session(path, result, opened.store, next(self._serials))
         except (sqlite3.Error, OSError, PadError) as e:
             if closing:
                 self.opened.emit()  # the previous file is closed: its views go
             return self._cannot_open(path, f"its project {project} cannot be used: {e}")
-        self.serial += 1
         self.engine.drop_pending()
         self.session = session
         self._decoded_ids = set()
@@ -331,6 +340,7 @@ class Workspace:
         self._say_decoding()
         self.current = -1
         self.reattach.forget()
+        self.choosing.end()
 
     def save_project_as(self, path: str | Path) -> None:
         s = self.session
@@ -358,35 +368,6 @@ class Workspace:
         self.message.emit(f"Project saved as {path}" + (f"; {opened.notice}"
                                                          if opened.notice else ""), SHORT)
 
-    def export_penn(self, path: str, corrected_only: bool) -> None:
-        """Write one Penn tree per line (see ``exports.penn_job``), on the engine thread."""
-        if self.session is None:
-            return
-        what = "corrected Penn trees" if corrected_only else "Penn trees"
-        self.engine.submit(exports.penn_job(self.session, path, corrected_only),
-                           lambda result: self._done_export(exports.penn_message(what, result)))
-        self.message.emit(f"Exporting to {path}…", 0)
-
-    def export_conll(self, path: str) -> None:
-        """The treebank with corrected arcs written back (everything else byte-exact)."""
-        if self.session is None:
-            return
-        try:
-            message = exports.write_dependencies(self.session, path)
-        except (OSError, ValueError, PadError) as e:
-            message = f"Export failed: {e}"
-        self._done_export(message)
-
-    def export_detached(self, path: str) -> None:
-        """The corrections that lost their sentence, as text (see ``exports``)."""
-        if self.session is None:
-            return
-        try:
-            message = exports.write_detached(self.session, path)
-        except (OSError, ValueError, PadError) as e:
-            message = f"Export failed: {e}"
-        self._done_export(message)
-
     def apply_detached(self, item: Detached) -> bool:
         """Give the sentence on screen a detached correction (one that lost its sentence)."""
         s, idx = self.session, self.current
@@ -402,10 +383,6 @@ class Workspace:
         self.redraw.emit(None, False)
         self.message.emit(f"Correction applied to sentence {idx + 1}", SHORT)
         return True
-
-    def _done_export(self, message: str) -> None:
-        self.exported.append(message)
-        self.message.emit(message, LONG)
 
     # -- navigation -----------------------------------------------------------------------
     def show(self, idx: int) -> None:
@@ -423,33 +400,20 @@ class Workspace:
         self.redraw.emit(None, True)
 
     def next_uncorrected(self) -> None:
-        """The next uncorrected sentence in file order, or with ``least_sure_first`` the one
-        the model is least sure of (short sentences first; see pad_engine's selection), among
-        those decoded so far."""
+        """The next uncorrected sentence (see ``navigation``), in file order or with
+        ``least_sure_first`` the one the model is least sure of."""
         s = self.session
         if s is None:
             return
-        left = [(self.current + step) % len(s) for step in range(1, len(s) + 1)]
-        left = [i for i in left if not s.is_corrected(i)]
-        if not left:
+        idx = navigation.next_uncorrected(s, self.current, self.least_sure_first)
+        if idx is None:
             self.message.emit("Every sentence is corrected", SHORT)
-            return
-        if self.least_sure_first:
-            ranked = [(key, i) for i in left if (key := self.sure_key(i)) is not None]
-            if ranked:
-                self.show(min(ranked)[1])
-                return
-        self.show(left[0])
+        else:
+            self.show(idx)
 
     def sure_key(self, idx: int) -> tuple | None:
-        """Where the sentence goes in least-sure-first order: short ones first, then the
-        smallest score margin per word (pad_engine's selection); None until decoded."""
-        s = self.session
-        scores = s.scores(idx) if s is not None else None
-        if scores is None:
-            return None
-        words = len(s.sentences[idx])
-        return priority(margin_of(scores, words), words, idx)
+        """Sentence ``idx``'s place in least-sure-first order (None until decoded)."""
+        return navigation.sure_key(self.session, idx) if self.session is not None else None
 
     def toggle_corrected(self) -> None:
         s, idx = self.session, self.current

@@ -20,10 +20,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from pad_gui.controllers.models import BUNDLED
 from pad_gui.controllers.retraining import FOLDS, Retraining, labels_offered
 from pad_gui.dialogs import job_buttons
 from pad_gui.learning_plot import LearningPlot
-from pad_gui.store import BUNDLED
 
 STEPS = 1000  # progress bar resolution
 TRAINING = 1 / (FOLDS + 1)  # the bar's share for training; cross-validation trains FOLDS more

@@ -31,8 +31,8 @@ from pad_engine.api import (
     to_line,
 )
 from pad_gui.controllers.decoded import DecodedCache
+from pad_gui.controllers.project_rows import CORRECTED, MACHINE, SavedSentence
 from pad_gui.store import Detached, ProjectStore, sentence_keys
-from pad_gui.store_rows import CORRECTED, MACHINE, SavedSentence
 
 EDITED = "edited"  # not corrected yet, but the annotator changed something
 FROM_FILE = "from file"  # the tree a Penn or .psd file gave it, untouched

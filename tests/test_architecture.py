@@ -30,7 +30,7 @@ LAYERS = (
 )
 GUI_MAY_IMPORT = ("pad_engine.api",)
 # The app's state and behaviour, which tests drive without Qt (napari's Qt-free core).
-GUI_QT_FREE = ("pad_gui.controllers", "pad_gui.session", "pad_gui.store", "pad_gui.store_rows",
+GUI_QT_FREE = ("pad_gui.controllers", "pad_gui.session", "pad_gui.store",
                "pad_gui.events", "pad_gui.worker")
 # The views (every other module) reach the project and the background worker through the
 # controllers, which own them; ui_thread is the worker's Qt end, polling one on the UI thread.

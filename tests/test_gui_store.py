@@ -5,9 +5,9 @@ from __future__ import annotations
 from pad_engine.io.conll import read_conll
 from pad_engine.resources import resource_path
 from pad_engine.trees.lextree import LexNode, to_line
+from pad_gui.controllers.project_rows import tree_from_json, tree_to_json
 from pad_gui.session import CORRECTED, Session, View
 from pad_gui.store import ProjectStore
-from pad_gui.store_rows import tree_from_json, tree_to_json
 
 TREE = LexNode("TOP", [LexNode("S", [LexNode("NP", [LexNode("PRP", [], 0, 0)], 0, -1),
                                      LexNode("VP", [LexNode("VBD", [], 0, 1)], 0, -1)], 1, -1)],

@@ -12,8 +12,8 @@ from pad_engine.io.penn import normalize, parse_penn, read_penn, tree_to_line
 from pad_engine.trees.binarize import MAX_TRAINING_DEPTH, binarize, debinarize
 from pad_engine.trees.headrules import HeadRules, dependencies, head_children, lexicalize
 from pad_engine.trees.lextree import LexNode, from_penn, induced_heads, penn_words, to_line
+from pad_gui.controllers.project_rows import tree_from_json, tree_to_json
 from pad_gui.store import ProjectStore
-from pad_gui.store_rows import tree_from_json, tree_to_json
 
 DEPTH = 500
 CHAIN = 800

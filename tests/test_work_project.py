@@ -17,10 +17,10 @@ from test_controllers import decoded
 
 from pad_engine.api import edits, read_conll
 from pad_gui.controllers.project_file import open_project
+from pad_gui.controllers.project_rows import tree_from_json, tree_to_json
 from pad_gui.controllers.workspace import Workspace
 from pad_gui.session import CORRECTED, EDITED, MACHINE, Session, View
 from pad_gui.store import ProjectStore
-from pad_gui.store_rows import tree_from_json, tree_to_json
 
 workspace = test_controllers.workspace  # the Qt-free workspace fixture, shared
 

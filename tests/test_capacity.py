@@ -121,7 +121,8 @@ def test_pad_train_refuses_in_one_line_before_its_first_epoch(monkeypatch, tmp_p
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "epoch" not in err, err
     assert err.startswith("pad train: the grammar read off these trees is too large to decode")
-    assert "more than the decoder packs" in err and "--no-backoff" in err
+    assert "more than the decoder packs" in err
+    assert "--no-backoff" in err
     assert not out.exists()
 
 

@@ -65,7 +65,8 @@ def test_the_arc_model_reads_upos_first_and_pad_gets_xpos(bank, model):
     assert analysis.heads == model.parse(first.forms, tagged["upos"], tagged["xpos"])
     xpos_only = TextModel(model.taggers.copy(), model.arc_weights, model.arc_filter)
     del xpos_only.taggers["upos"]
-    assert xpos_only.arc_column == "xpos" and xpos_only.coarse_column is None
+    assert xpos_only.arc_column == "xpos"
+    assert xpos_only.coarse_column is None
     assert xpos_only.arc_tags({"xpos": first.tags}) == (first.tags, None)
 
 
@@ -84,7 +85,8 @@ def test_a_model_file_round_trips(model, tmp_path, bank):
     path = tmp_path / "m.padparser"
     model.save(path)
     again = TextModel.load(path)
-    assert again.labels == model.labels and again.convention == model.convention
+    assert again.labels == model.labels
+    assert again.convention == model.convention
     assert (again.arc_weights == model.arc_weights).all()
     for col in model.taggers:
         assert (again.taggers[col].weights2 == model.taggers[col].weights2).all()
@@ -110,7 +112,7 @@ def _set_meta(members, meta):
     members["meta"] = np.frombuffer(json.dumps(meta).encode(), dtype=np.uint8)
 
 
-@pytest.mark.parametrize("damage, message", [
+@pytest.mark.parametrize(("damage", "message"), [
     ("missing", "no such text model file"),
     ("text", "damaged or not a PAD Studio text model"),
     ("truncated", "damaged or not a PAD Studio text model"),
@@ -168,7 +170,9 @@ def test_bad_files_are_refused_in_one_line(model, tmp_path, damage, message):
     with pytest.raises(ModelError) as err:
         TextModel.load(bad)
     text = str(err.value)
-    assert message in text and "\n" not in text and str(bad) in text
+    assert message in text
+    assert "\n" not in text
+    assert str(bad) in text
 
 
 def test_the_bundled_ptb_parser_on_the_test_split(ptb_dir):
@@ -241,6 +245,7 @@ def test_analyzing_stage_by_stage_gives_each_sentence_its_own_analysis(bank, mod
     one = [pipe.analyze(s) for s in sents]
     assert [(x.tags, x.heads, x.rels, x.parse_tags) for x in many] == \
         [(x.tags, x.heads, x.rels, x.parse_tags) for x in one]
-    assert many[1].tags["xpos"] == list(b.tags) and "upos" in many[1].tags
+    assert many[1].tags["xpos"] == list(b.tags)
+    assert "upos" in many[1].tags
     assert many[2].heads == list(c.heads)
     assert pipe.analyze_many([]) == []

@@ -62,7 +62,8 @@ def test_switching_files_with_the_view_busy(window, qtbot, tmp_path, state):
     qtbot.waitUntil(window.decoded_current, timeout=30000)
     scene = window.scene
     assert all(item.scene() is scene for item in [*scene.nodes, *scene.words, *scene.arcs])
-    assert window.view._rubber is None and window.workspace.choosing.choice is None
+    assert window.view._rubber is None
+    assert window.workspace.choosing.choice is None
     # what a person does next on the new file works on its items
     viewport = window.view.viewport()
     qtbot.mouseMove(viewport, word_pos(window, 3))

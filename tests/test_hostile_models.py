@@ -308,7 +308,8 @@ def test_the_real_command_refuses_a_fifo_and_a_segfaulting_grammar(base, tmp_pat
                                "--model", str(model)], capture_output=True, text=True,
                               timeout=300, cwd=REPO, env={**os.environ, "PYTHONPATH": str(REPO)})
         assert proc.returncode == 1
-        assert len(proc.stderr.splitlines()) == 1 and str(model) in proc.stderr
+        assert len(proc.stderr.splitlines()) == 1
+        assert str(model) in proc.stderr
 
 
 def test_weights_member_is_refused_before_inflating(base, tmp_path):

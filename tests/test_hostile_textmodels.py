@@ -52,7 +52,7 @@ def test_a_member_declaring_a_huge_size_is_refused_before_inflating(tmp_path):
         TextModel.load(bomb)
 
 
-@pytest.mark.parametrize("damage, message", [
+@pytest.mark.parametrize(("damage", "message"), [
     ("nan", "not finite"),
     ("size", "table arcs has 1099511627776 entries"),
     ("extra", "unexpected archive member"),
@@ -75,7 +75,8 @@ def test_damaged_text_models_are_one_line(tmp_path, damage, message):
     _write(bad, members)
     with pytest.raises(ModelError, match=message) as info:
         TextModel.load(bad)
-    assert str(info.value).startswith(str(bad)) and "\n" not in str(info.value)
+    assert str(info.value).startswith(str(bad))
+    assert "\n" not in str(info.value)
 
 
 def test_pad_parse_with_a_bad_text_model_exits_with_one_line(tmp_path):
@@ -85,8 +86,10 @@ def test_pad_parse_with_a_bad_text_model_exits_with_one_line(tmp_path):
     bad.write_bytes(b"PK\x03\x04 not really")
     run = subprocess.run([sys.executable, "-m", "pad_engine", "parse", str(text), "--parser",
                           str(bad)], capture_output=True, text=True, timeout=120)
-    assert run.returncode == 1 and run.stderr.count("\n") == 1
-    assert str(bad) in run.stderr and "Traceback" not in run.stderr
+    assert run.returncode == 1
+    assert run.stderr.count("\n") == 1
+    assert str(bad) in run.stderr
+    assert "Traceback" not in run.stderr
 
 
 # -- issue 33, item 3: crafted text models through ``pad parse`` ------------------------------
@@ -180,7 +183,8 @@ def test_pad_parse_refuses_a_crafted_text_model_in_one_line(tmp_path, capsys, ca
     change, message = CRAFTED[case]
     bad = _crafted(tmp_path, change)
     code, err, deps = _parse(tmp_path, capsys, bad)
-    assert code == 1 and deps == ""
+    assert code == 1
+    assert deps == ""
     assert err.startswith(f"pad parse: {bad}: ") and err.count("\n") == 1, err
     assert message in err
 

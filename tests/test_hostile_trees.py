@@ -120,7 +120,8 @@ def test_paired_training_skips_a_deep_pair_with_one_line(tmp_path, capsys):
                  "--bits", "16"]) == 0
     err = capsys.readouterr().err
     skipped = [line for line in err.splitlines() if "skipped" in line]
-    assert len(skipped) == 1 and "d.conll:1: its paired c-parse: tree too deep" in skipped[0]
+    assert len(skipped) == 1
+    assert "d.conll:1: its paired c-parse: tree too deep" in skipped[0]
     assert "2 trees, model written" in err
 
 

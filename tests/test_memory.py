@@ -66,7 +66,8 @@ def test_batch_conversion_reports_the_refused_sentence_and_goes_on(bundled):
              for s, line in ((big, 1), (small, 503))]
     report = ConvertReport()
     out = list(convert_sentences(Engine(bundled), sents, report, kbest=10))
-    assert out[0] == "\n" and out[1].count("(TOP ") >= 1
+    assert out[0] == "\n"
+    assert out[1].count("(TOP ") >= 1
     assert report.converted == 1
     assert [str(p) for p in report.problems] == [
         "in.conll:1: sentence too large to decode: 500 words whose d-parse needs 63,249 chart "
@@ -86,10 +87,13 @@ def test_long_sentences_of_the_memory_rows_have_their_shapes():
     from pad_engine.learning.bench import long_sentence
 
     flat_ud, chain_ptb = long_sentence("flat", "ud", 300), long_sentence("chain", "ptb", 300)
-    assert flat_ud.heads.count(0) == 1 and set(flat_ud.heads) == {0, 150}
-    assert flat_ud.tags[149] == "VBD" and flat_ud.rels[149] == "root"
+    assert flat_ud.heads.count(0) == 1
+    assert set(flat_ud.heads) == {0, 150}
+    assert flat_ud.tags[149] == "VBD"
+    assert flat_ud.rels[149] == "root"
     assert {"nsubj", "obj", "amod", "punct"} <= set(flat_ud.rels)
-    assert chain_ptb.heads == list(range(300)) and chain_ptb.rels == []
+    assert chain_ptb.heads == list(range(300))
+    assert chain_ptb.rels == []
     assert len(set(chain_ptb.tags)) > 10  # common tags in turn, not one
 
 

@@ -38,7 +38,8 @@ def test_file_is_npz_without_pickles(toy_model, tmp_path):
         assert sorted(z.namelist()) == ["meta.npy", "weights.npy"]
     with np.load(path, allow_pickle=False) as data:
         meta = json.loads(data["meta"].tobytes())
-    assert meta["format"] == "pad-studio-model" and meta["version"] == 4
+    assert meta["format"] == "pad-studio-model"
+    assert meta["version"] == 4
     assert meta["training"]["sentences"] == len(toy_examples())
 
 

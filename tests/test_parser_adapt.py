@@ -84,7 +84,8 @@ def test_cross_validation_prefers_the_adapted_parser_on_a_shifted_domain(base):
     result = A.compare(base, shifted, base, folds=4, settings=A.Settings(epochs=5, mix=1.0),
                        progress=lambda done, total: folds.append((done, total)))
     assert result.better and result.new > result.current + 5, result
-    assert folds == [(1, 4), (2, 4), (3, 4), (4, 4)] and result.sentences == 20
+    assert folds == [(1, 4), (2, 4), (3, 4), (4, 4)]
+    assert result.sentences == 20
     # on its own domain the model in use is not beaten by adapting to it
     same = examples(base, bank(20, False, 4))
     assert not A.compare(base, same, base, folds=4).better
@@ -100,7 +101,8 @@ def test_adaptation_cancels_and_reports_progress(base):
     seen = []
     A.adapt(base, shifted, settings=A.Settings(epochs=2),
             progress=lambda done, total: seen.append((done, total)))
-    assert seen[-1] == (120, 120) and len(seen) > 2
+    assert seen[-1] == (120, 120)
+    assert len(seen) > 2
     with pytest.raises(Cancelled):
         A.adapt(base, shifted, cancel=lambda: True)
     with pytest.raises(ValueError, match="no corrected sentences"):

@@ -89,7 +89,7 @@ def test_layouts_and_wrappers():
     assert result.skipped == []
 
 
-@pytest.mark.parametrize("text, line, message", [
+@pytest.mark.parametrize(("text", "line", "message"), [
     ("(S (NP (NN a)))\n(S (NP (NN b))))\n", 2, "unbalanced brackets: ')' without a matching '('"),
     ("(S (NP (NN a))\n", 1, "unbalanced brackets: 1 '(' not closed"),
     ("(S (NN a))\n()\n", 2, "empty tree '()'"),
@@ -172,7 +172,8 @@ def test_convert_writes_no_character_a_penn_line_cannot_carry(tmp_path, capsys):
     assert (f"skipped {src}:7: FORM of word 1: control character U+0000 at column 6"
             in capsys.readouterr().err)
     text = out.read_text(encoding="utf-8")
-    assert text.endswith("\n\n") and text.count("\n") == 2  # the NUL sentence: an empty line
+    assert text.endswith("\n\n")
+    assert text.count("\n") == 2
     assert all(ch.isprintable() for ch in text.replace("\n", ""))
     leaves = parse_penn(text).trees[0].leaves()
     assert leaves == ["a_b", "c_d", "e_f", "g_h", "-LRB-i-RRB-"]

@@ -38,7 +38,8 @@ def test_farpahc_model_of_the_readme_command_loads_converts_and_bounds_the_oracl
     g = Model.load(model).grammar
     assert (len(g.binary) + len(g.unary)) * (len(g.tags) + 1) > 5_000_000  # issue 18's limit
     lines = _converts(deps, model, tmp_path / "fo.ptb")
-    assert len(lines) == 1020 and all(line.startswith("(TOP ") for line in lines)
+    assert len(lines) == 1020
+    assert all(line.startswith("(TOP ") for line in lines)
     # the oracle under the model's grammar, on gold trees aligned with the d-parses
     oracle = tmp_path / "oracle.ptb"
     assert main(["oracle", str(tmp_path / "fo.ptb"), str(deps), "--model", str(model),
@@ -54,7 +55,8 @@ def _penn_case(tmp_path: Path, trees: list[Path], headrules: str, *options: str)
     conll = tmp_path / "in.conll"
     assert main(["deps", str(trees[-1]), str(conll), "--headrules", headrules]) == 0
     lines = _converts(conll, model, tmp_path / "out.ptb")
-    assert lines and all(line.startswith("(TOP ") for line in lines)
+    assert lines
+    assert all(line.startswith("(TOP ") for line in lines)
 
 
 @pytest.mark.slow
@@ -81,4 +83,5 @@ def test_gum_trees_paired_with_ud_make_a_model_that_loads_and_converts(gum_dir, 
                  "--epochs", "1"]) == 0
     Model.load(model)
     lines = _converts(deps[-1], model, tmp_path / "out.ptb")
-    assert lines and all(line.startswith("(TOP ") for line in lines)
+    assert lines
+    assert all(line.startswith("(TOP ") for line in lines)

@@ -83,9 +83,8 @@ def read_model_file(path: str, fmt: str, version: int, oldest: int = 1
                     ) -> tuple[dict, np.ndarray]:
     """The checked metadata and float32 weights of the model file at ``path``, whose format
     name must be ``fmt`` and version from ``oldest`` to ``version``; ModelError otherwise."""
-    with _reading(path):
-        with _open_regular(path) as f:
-            return _checked(f, fmt, version, oldest)
+    with _reading(path), _open_regular(path) as f:
+        return _checked(f, fmt, version, oldest)
 
 
 def read_model_bytes(data: bytes, name: str, fmt: str, version: int, oldest: int = 1

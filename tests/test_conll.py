@@ -368,7 +368,7 @@ def test_write_conll_failure_leaves_old_file_intact(tmp_path):
     good = parse_conll(CONLLU).sentences[0]
     broken = parse_conll(CONLLU).sentences[0]
     broken.heads.pop()  # fails while formatting, after the good sentence was written
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="word lines but 4 heads"):
         write_conll([good, broken], path)
     assert path.read_text() == "old contents\n"
     assert os.listdir(tmp_path) == ["out.conllu"]
@@ -379,9 +379,14 @@ def test_atomic_open_and_write_text(tmp_path):
     atomic_write_text(path, "a\r\nb\n")
     assert path.read_bytes() == b"a\r\nb\n"
     os.chmod(path, 0o640)
-    with pytest.raises(RuntimeError), atomic_open(path) as f:
-        f.write("half")
-        raise RuntimeError("disk full")
+
+    def fail_halfway():
+        with atomic_open(path) as f:
+            f.write("half")
+            raise RuntimeError("disk full")
+
+    with pytest.raises(RuntimeError):
+        fail_halfway()
     assert path.read_bytes() == b"a\r\nb\n"
     assert os.listdir(tmp_path) == ["f.txt"]
     with atomic_open(path, "wb") as f:

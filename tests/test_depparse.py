@@ -112,6 +112,53 @@ def _set_meta(members, meta):
     members["meta"] = np.frombuffer(json.dumps(meta).encode(), dtype=np.uint8)
 
 
+def _set_field(key, value):
+    """A change to a text model file's members setting one field of its metadata."""
+    return lambda m: _set_meta(m, {**_meta(m), key: value})
+
+
+def _index_past_the_table(m):
+    m["arcs.index"] = np.append(m["arcs.index"], np.uint32(1 << 30))
+    m["arcs.value"] = np.append(m["arcs.value"], np.float32(1))
+
+
+def _one_tag_too_many(m):
+    meta = _meta(m)
+    meta["taggers"]["xpos"]["tags"].append("EXTRA")
+    _set_meta(m, meta)
+
+
+MEMBER_DAMAGE = {
+    "newer": _set_field("version", 99),
+    "older": _set_field("version", 4),
+    "arc-column": _set_field("arc_column", "lemma"),
+    "index": _index_past_the_table,
+    "tags": _one_tag_too_many,
+    "no-meta": lambda m: m.pop("meta"),
+}
+
+
+def _damaged(damage, good, tmp_path):
+    """The file with the named damage, made from the good model file ``good``."""
+    bad = tmp_path / "bad.padparser"
+    if damage in MEMBER_DAMAGE:
+        _rewrite(good, bad, MEMBER_DAMAGE[damage])
+    elif damage == "text":
+        bad.write_text("hello\n")
+    elif damage == "truncated":
+        bad.write_bytes(good.read_bytes()[:1000])
+    elif damage == "pickle":
+        buf = io.BytesIO()
+        with zipfile.ZipFile(buf, "w") as z:
+            z.writestr("meta.npy", pickle.dumps({"format": "x"}))
+        bad.write_bytes(buf.getvalue())
+    elif damage == "padmodel":
+        bad = resource_path("models", "english-ptb-collins.padmodel")
+    elif damage == "missing":
+        bad = tmp_path / "absent.padparser"
+    return bad
+
+
 @pytest.mark.parametrize(("damage", "message"), [
     ("missing", "no such text model file"),
     ("text", "damaged or not a PAD Studio text model"),
@@ -128,45 +175,7 @@ def _set_meta(members, meta):
 def test_bad_files_are_refused_in_one_line(model, tmp_path, damage, message):
     good = tmp_path / "good.padparser"
     model.save(good)
-    bad = tmp_path / "bad.padparser"
-    if damage == "text":
-        bad.write_text("hello\n")
-    elif damage == "truncated":
-        bad.write_bytes(good.read_bytes()[:1000])
-    elif damage == "pickle":
-        buf = io.BytesIO()
-        with zipfile.ZipFile(buf, "w") as z:
-            z.writestr("meta.npy", pickle.dumps({"format": "x"}))
-        bad.write_bytes(buf.getvalue())
-    elif damage == "padmodel":
-        bad = resource_path("models", "english-ptb-collins.padmodel")
-    elif damage == "newer":
-        def newer(m):
-            _set_meta(m, {**_meta(m), "version": 99})
-        _rewrite(good, bad, newer)
-    elif damage == "older":
-        def older(m):
-            _set_meta(m, {**_meta(m), "version": 4})
-        _rewrite(good, bad, older)
-    elif damage == "arc-column":
-        def column(m):
-            _set_meta(m, {**_meta(m), "arc_column": "lemma"})
-        _rewrite(good, bad, column)
-    elif damage == "index":
-        def index(m):
-            m["arcs.index"] = np.append(m["arcs.index"], np.uint32(1 << 30))
-            m["arcs.value"] = np.append(m["arcs.value"], np.float32(1))
-        _rewrite(good, bad, index)
-    elif damage == "tags":
-        def tags(m):
-            meta = _meta(m)
-            meta["taggers"]["xpos"]["tags"].append("EXTRA")
-            _set_meta(m, meta)
-        _rewrite(good, bad, tags)
-    elif damage == "no-meta":
-        _rewrite(good, bad, lambda m: m.pop("meta"))
-    if damage == "missing":
-        bad = tmp_path / "absent.padparser"
+    bad = _damaged(damage, good, tmp_path)
     with pytest.raises(ModelError) as err:
         TextModel.load(bad)
     text = str(err.value)

@@ -116,7 +116,7 @@ def test_twelfth_error_sentence_stops_like_evalb():
     gold = ["(S (NN a) (NN b))"] * 12
     ok = evalb.score(gold[:11], ["(S (NN a))"] * 11)
     assert ok.overall.error_sentences == 11
-    with pytest.raises(InputError, match="sentence 12: Length unmatch.*gives up") as info:
+    with pytest.raises(InputError, match=r"sentence 12: Length unmatch.*gives up") as info:
         evalb.score(gold, ["(S (NN a))"] * 12)
     assert "the test tree lacks the gold tree's word 2 'b'" in info.value.problem
     assert "(the first, sentence 1: the test tree lacks" in info.value.problem

@@ -80,7 +80,7 @@ def test_consistency_panel_applies_the_majority_in_one_undo_step(window, qtbot):
     qtbot.mouseClick(panel.apply_button, Qt.LeftButton)
     assert edits.node_at(s.shown_tree(odd), path).label == "NP"
     assert window.current == odd
-    undo = window.qactions["undo"] if "undo" in window.qactions else None
+    undo = window.qactions.get("undo")
     assert undo is None or undo.text().startswith("&Undo Apply majority")
     qtbot.keyClick(window.view, Qt.Key_Z, Qt.ControlModifier)  # Edit > Undo
     assert edits.node_at(s.shown_tree(odd), path).label == "ADJP"

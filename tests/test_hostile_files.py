@@ -77,7 +77,8 @@ def test_convert_refuses_to_write_over_its_input_or_model(tmp_path, conll, model
     for how, out in link_kinds(tmp_path, conll).items():
         assert main(["convert", str(conll), "-o", str(out), "--model", str(model)]) == 1
         err = capsys.readouterr().err.splitlines()
-        assert len(err) == 1 and "the output is the input" in err[0], (how, err)
+        assert len(err) == 1, (how, err)
+        assert "the output is the input" in err[0], (how, err)
         assert conll.read_bytes() == before
     kept = model.read_bytes()
     assert main(["convert", str(conll), "-o", str(model), "--model", str(model)]) == 1
@@ -115,7 +116,8 @@ def test_deps_oracle_train_and_learning_curve_refuse_their_inputs(tmp_path, conl
     for argv in runs:
         assert main(argv) == 1, argv
         err = capsys.readouterr().err.splitlines()
-        assert len(err) == 1 and "the output is the input" in err[0], (argv, err)
+        assert len(err) == 1, (argv, err)
+        assert "the output is the input" in err[0], (argv, err)
     assert {p: p.read_bytes() for p in kept} == kept
 
 

@@ -10,6 +10,7 @@ reader then sees an empty file), so a hang fails the test instead of stalling it
 from __future__ import annotations
 
 import ast
+import contextlib
 import os
 import resource
 import stat
@@ -244,10 +245,8 @@ class Watchdog:
             except OSError:
                 continue
             self.hung = True
-            try:
+            with contextlib.suppress(OSError):
                 os.write(fd, b"\0" * 64)  # a reader that opened it read-write waits for data
-            except OSError:
-                pass
             os.close(fd)
 
     def __enter__(self) -> Watchdog:
@@ -288,8 +287,10 @@ def test_every_command_refuses_what_it_must_not_read_or_write(world, tmp_path, c
     err = capsys.readouterr().err.strip().splitlines()
     assert not dog.hung, f"{argv} waited on the FIFO {target}"
     assert code == 1, (argv, err)
-    assert len(err) == 1 and err[0].startswith(f"pad {command}: "), err
-    assert str(target) in err[0] and expected in err[0], (argv, err)
+    assert len(err) == 1, err
+    assert err[0].startswith(f"pad {command}: "), err
+    assert str(target) in err[0], (argv, err)
+    assert expected in err[0], (argv, err)
     if before is not None:
         assert snapshot(target) == before, f"{target} was changed"
     else:
@@ -322,7 +323,8 @@ def test_dev_zero_and_a_file_past_the_bound_are_refused_unread(tmp_path):
         proc = limited(argv)
         command = argv[0]
         err = proc.stderr.strip().splitlines()
-        assert proc.returncode == 1 and len(err) == 1, proc.stderr[-2000:]
+        assert proc.returncode == 1, proc.stderr[-2000:]
+        assert len(err) == 1, proc.stderr[-2000:]
         assert err[0].startswith(f"pad {command}: {source}: {problem}"), err
         assert not (tmp_path / "out").exists()
 
@@ -332,7 +334,8 @@ def test_parse_does_not_write_its_conll_over_its_trees(world, tmp_path, capsys):
     out.write_text("kept\n")
     assert main(["parse", str(world["text"]), "-o", str(out), "--deps-out", str(out)]) == 1
     err = capsys.readouterr().err.strip().splitlines()
-    assert len(err) == 1 and "another output of this run" in err[0], err
+    assert len(err) == 1, err
+    assert "another output of this run" in err[0], err
     assert out.read_text() == "kept\n"
 
 
@@ -376,7 +379,8 @@ def raw_calls(root: Path = REPO) -> list[str]:
                     continue
                 name = ast.unparse(node.func)
                 method = isinstance(node.func, ast.Attribute) and node.func.attr in METHODS
-                if (name in RAW and (rel, name) not in ALLOWED) or (method and name not in RAW and (rel, name) not in ALLOWED):
+                if (name in RAW and (rel, name) not in ALLOWED) or (
+                        method and name not in RAW and (rel, name) not in ALLOWED):
                     found.append(f"{rel}:{node.lineno}: {name}")
     return found
 

@@ -277,7 +277,8 @@ def test_crafted_models_each_get_one_line_and_exit_1(base, tmp_path):
         code, err = results[str(path)]
         lines = err.splitlines()
         assert code == 1, (kind, code, err)
-        assert len(lines) == 1 and str(path) in lines[0], (kind, err)
+        assert len(lines) == 1, (kind, err)
+        assert str(path) in lines[0], (kind, err)
         assert says in lines[0], (kind, says, lines[0])
         assert "Traceback" not in err
         held += 1
@@ -320,7 +321,7 @@ def test_weights_member_is_refused_before_inflating(base, tmp_path):
     path = tmp_path / "bomb.padmodel"
     path.write_bytes(model_bytes(meta, zeros))
     assert path.stat().st_size < (1 << MAX_FEATURE_BITS) // 8
-    with pytest.raises(ModelError, match="declares .* bytes uncompressed"):
+    with pytest.raises(ModelError, match=r"declares .* bytes uncompressed"):
         Model.load(path)
 
 

@@ -38,7 +38,7 @@ def _write(path, members) -> None:
 def test_a_fifo_is_refused_without_blocking(tmp_path):
     fifo = tmp_path / "m.padparser"
     os.mkfifo(fifo)
-    with pytest.raises(ModelError, match="not a regular file .*not read as a text model"):
+    with pytest.raises(ModelError, match=r"not a regular file .*not read as a text model"):
         TextModel.load(fifo)
 
 
@@ -48,7 +48,7 @@ def test_a_member_declaring_a_huge_size_is_refused_before_inflating(tmp_path):
     with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as z:
         z.writestr("meta.npy", b"\0" * (300 << 20))  # 300 MB of zeros, a few hundred KB
     bomb.write_bytes(buf.getvalue())
-    with pytest.raises(ModelError, match="declares .* bytes uncompressed"):
+    with pytest.raises(ModelError, match=r"declares .* bytes uncompressed"):
         TextModel.load(bomb)
 
 
@@ -185,7 +185,8 @@ def test_pad_parse_refuses_a_crafted_text_model_in_one_line(tmp_path, capsys, ca
     code, err, deps = _parse(tmp_path, capsys, bad)
     assert code == 1
     assert deps == ""
-    assert err.startswith(f"pad parse: {bad}: ") and err.count("\n") == 1, err
+    assert err.startswith(f"pad parse: {bad}: "), err
+    assert err.count("\n") == 1, err
     assert message in err
 
 
@@ -222,7 +223,9 @@ def test_a_small_file_declaring_huge_tables_is_refused_before_they_are_allocated
     run = subprocess.run([sys.executable, "-c", PEAK, "parse", str(text), "--parser",
                           str(bomb)], capture_output=True, text=True, timeout=300)
     *message, peak = run.stderr.splitlines()
-    assert run.returncode == 1 and len(message) == 1 and str(bomb) in message[0], run.stderr
+    assert run.returncode == 1, run.stderr
+    assert len(message) == 1, run.stderr
+    assert str(bomb) in message[0], run.stderr
     assert int(peak) < 400, f"peak {peak} MB"
 
 

@@ -122,9 +122,9 @@ def test_cross_validate_folds():
     assert 0.0 < cv.f1 <= 100.0
     assert min(cv.folds) <= cv.f1 <= max(cv.folds)
     assert len(cross_validate(examples, 20).folds) == len(examples)  # one sentence per fold
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="at least 2 trees, got 1"):
         cross_validate(examples[:1])
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="at least 2 trees, got 0"):
         cross_validate([])
 
 
@@ -140,7 +140,7 @@ def test_learning_curve_on_the_toy_treebank():
     curve = learning_curve(examples, examples, [2, 7])
     assert [size for size, _ in curve] == [2, 7]
     assert curve[1][1] == 100.0  # trained on all of them, tested on the same
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="training size 8 exceeds"):
         learning_curve(examples, examples, [8])
 
 

@@ -55,7 +55,7 @@ def test_truncated_file(toy_model, tmp_path):
 def test_foreign_files(tmp_path):
     text = tmp_path / "notes.txt"
     text.write_text("hello")
-    with pytest.raises(ModelError, match="notes.txt"):
+    with pytest.raises(ModelError, match=r"notes\.txt"):
         Model.load(text)
     other = tmp_path / "other.npz"
     np.savez(other, x=np.zeros(3))

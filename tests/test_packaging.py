@@ -32,7 +32,8 @@ def test_the_wheel_carries_every_shipped_file():
         assert root / "py.typed" in matched
         if package == "pad_engine":
             shipped = {p for p in (root / "data").rglob("*") if p.is_file()}
-            assert shipped and shipped <= matched, sorted(map(str, shipped - matched))
+            assert shipped, sorted(map(str, shipped - matched))
+            assert shipped <= matched, sorted(map(str, shipped - matched))
 
 
 def test_the_shipped_files_are_read_from_the_package():

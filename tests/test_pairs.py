@@ -50,7 +50,7 @@ def test_pairs_must_line_up(gum_dir, tmp_path):
     trees, deps = gum_files(gum_dir, 2)
     with pytest.raises(InputError, match="one CoNLL file per tree file"):
         read_pairs(trees, deps[:1])
-    with pytest.raises(InputError, match="sentences but .* trees"):
+    with pytest.raises(InputError, match=r"sentences but .* trees"):
         read_pairs(trees[:1], deps[1:])
 
 

@@ -40,7 +40,8 @@ def test_ptb_sample_reads_and_normalizes(ptb_trees):
             assert len(sub) > 0
             label = sub.label()
             if not label.startswith("-"):
-                assert "-" not in label and "=" not in label, label
+                assert "-" not in label, label
+                assert "=" not in label, label
 
 
 def test_ptb_round_trip(ptb_trees):
@@ -126,7 +127,7 @@ def test_skip_mode_goes_on_with_the_next_tree():
 
 
 def test_bad_on_error_value():
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="on_error must be"):
         parse_penn("(S (NN a))", on_error="ignore")
 
 

@@ -335,7 +335,7 @@ def test_trees_are_stored_flat_and_read_without_recursion():
     assert max(len(json.dumps(item)) for item in flat) < 20  # no nesting
     back = tree_from_json(json.loads(json.dumps(flat)), 1)
     assert len(tree_to_json(back)) == len(flat)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="cut short"):
         tree_from_json(flat[:-1], 1)
 
 

@@ -41,7 +41,7 @@ from pad_engine.decoding.model_check import (  # the archive safeguards of the P
     _members,
     _npy,
     _open_regular,
-    _reading,
+    _Reading,
     _shown,
     _unique,
     open_zip,
@@ -70,7 +70,7 @@ def read_text_model_file(path: str, fmt: str, version: int) -> tuple[dict, dict[
     """The checked metadata and the dense float32 tables (by name) of the text model file at
     ``path``, whose format name must be ``fmt`` and version ``version``; ModelError
     otherwise."""
-    with _reading(path, WHAT), _open_regular(path, WHAT) as f:
+    with _Reading(path, WHAT), _open_regular(path, WHAT) as f:
         with open_zip(f, 1 + 2 * len(_table_names(TAG_COLUMNS))) as z:
             infos = z.infolist()
             if len(infos) > 1 + 2 * len(_table_names(TAG_COLUMNS)):

@@ -268,7 +268,7 @@ def _noun_projects(words: list[_Word], w: _Word) -> bool:
         return False  # "an Irvine , Calif.-based maker"
     if w.cls == "NUM" and (h.cls in ("ADV", "ADJ") or (h.cls == "P" and _is_qp(words, h))):
         return False
-    if w.cls == "DET" and (h.cls in ("ADJ", "ADV") or _adverbial(words, h)):
+    if w.cls == "DET" and (h.cls in ("ADJ", "ADV") or _adverbial(words, h)):  # noqa: SIM103 - rules read as a table
         return False  # "(ADVP at all)"
     return True
 

@@ -1,5 +1,5 @@
 """Cancel, then Start again: a large file's finished parts are kept and taken up again, so
-every sentence is converted exactly once (issue 16, point 6)."""
+every sentence is converted exactly once."""
 
 from __future__ import annotations
 

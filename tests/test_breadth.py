@@ -1,4 +1,4 @@
-"""Real-world breadth (issue 19): treebanks whose d-parses have several roots."""
+"""Real-world breadth: treebanks whose d-parses have several roots."""
 
 from __future__ import annotations
 

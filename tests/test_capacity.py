@@ -1,5 +1,5 @@
 """The decoder's size limits (capacity.py): what packing really takes, a grammar past the
-PTB-sized limit of issue 18 loading, and training and saving refusing what loading would."""
+old PTB-sized limit loading, and training and saving refusing what loading would."""
 
 from __future__ import annotations
 
@@ -54,7 +54,7 @@ def test_packing_takes_no_more_memory_than_pack_bytes_says():
 
 
 def test_a_grammar_past_the_ptb_sized_limit_saves_loads_and_decodes(tmp_path):
-    """FarPaHC's John makes 49,256 rules over 120 tag rows, which issue 18's limit
+    """FarPaHC's John makes 49,256 rules over 120 tag rows, which the old limit
     (5 million rules x rows, set from the PTB model) refused on loading."""
     model = train(toy_examples(), epochs=2, bits=12)
     ex = toy_examples()[0]

@@ -80,7 +80,7 @@ def test_flat_node_binarizes_right_first_then_left():
 
 
 def test_bundled_model_is_consistent_on_every_ptb_test_sentence(ptb_dir):
-    """Issue 3's invariant on wsj_0160-0199 (518 sentences), pruned and exact: the tree
+    """The conversion's invariant on wsj_0160-0199 (518 sentences), pruned and exact: the tree
     induces exactly the input d-parse, keeps the words and tags, and reads back as Penn.
     Exact decoding never needs glue here (the model's grammar derives every test sentence);
     pruned decoding may glue a head whose dependent pruning left without the phrase it needs,

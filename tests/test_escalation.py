@@ -1,4 +1,4 @@
-"""One pass per sentence (issue 23): a head the pruned search leaves without a complete phrase
+"""One pass per sentence: a head the pruned search leaves without a complete phrase
 is redone exactly, then with glue rules the decoder makes up, instead of decoding the whole
 sentence three times; and the pruned search's beam."""
 
@@ -106,8 +106,8 @@ def test_a_head_that_only_builds_top_is_escalated():
     """A grammar with TOP over several phrases (FarPaHC joins trees into one sentence: TOP ->
     S FRAG) builds TOP inside a sentence too. A head whose complete cell has only TOP is not
     done (its parent cannot attach TOP), so it escalates to glue rather than leave its parent
-    with nothing to attach and the sentence flat (issue 32: 12 of 95 FarPaHC held-out
-    sentences)."""
+    with nothing to attach and the sentence flat (as 12 of 95 FarPaHC held-out
+    sentences were)."""
     from nltk import Tree
     from toy import TREES, toy_heads
 

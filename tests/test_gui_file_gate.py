@@ -1,4 +1,4 @@
-"""Issue 33, the gate, in the app (offscreen, driven from its menus and dialogs): every
+"""Refusing unsuitable files, in the app (offscreen, driven from its menus and dialogs): every
 export the File and Model menus offer refuses a character device, a FIFO, a read-only file
 and the treebank itself, says so and leaves the file as it was; a project file that is a
 FIFO is refused instead of hanging the app. A new export action without an entry here

@@ -1,4 +1,4 @@
-"""Issue 36's small things a person meets at once: Help > Keys and Mouse fits the screen
+"""Small things a person meets at once: Help > Keys and Mouse fits the screen
 (its text scrolls, its OK button stays on screen), the background decoding shows how far it
 is, and the export dialogs start in the opened file's folder."""
 

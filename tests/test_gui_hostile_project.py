@@ -1,7 +1,8 @@
-"""Issue 33, items 3 and 4, in the app (offscreen): a hostile project file is set aside with a
-message and a fresh project keeps the corrections made then; a write the project refuses is
-an error dialog at once, and the correction stays (in memory, written with the next change);
-a crafted text model beside the project costs a message, not the start-up."""
+"""Hostile files and refused writes, in the app (offscreen): a hostile project file is set
+aside with a message and a fresh project keeps the corrections made then; a write the
+project refuses is an error dialog at once, and the correction stays (in memory, written
+with the next change); a crafted text model beside the project costs a message, not the
+start-up."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Retraining the d-parser in the app (issue 20, item 3), driven as an annotator drives it
+"""Retraining the d-parser in the app, driven as an annotator drives it
 (offscreen): open a plain text file (arcs predicted by the bundled text model), correct
 sentences (one arc re-attached), Model > Retrain with the d-parser box; the untouched
 sentences' arcs change only once the adapted parser is in use, corrected ones never; the

@@ -454,7 +454,7 @@ def test_store_keeps_versions_and_upgrades_old_projects(tmp_path):
 
 
 def test_retrain_time_on_200_corrected_ptb_trees(qtbot, ptb_dir, capsys):
-    """Measured, not asserted: the figure issue 8 asks for (target <= 10 s). The gold trees
+    """Measured, not asserted: how long an annotator waits (target <= 10 s). The gold trees
     of the first 200 PTB sample sentences stand in for 200 corrected sentences; the app's
     worker trains on them as Retrain does (cross-validation is cancelled once trained)."""
     trees = []

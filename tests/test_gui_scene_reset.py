@@ -1,7 +1,7 @@
 """Switching files (or sentences) while the parse view holds a selection, a hover, a keyboard
 re-attachment or a word drag: the view and the scene let go of every item of the scene
-they cleared, so nothing later touches a deleted Qt item (issue 36: a RuntimeError from
-``ParseScene.hover`` when a file was opened with a node selected)."""
+they cleared, so nothing later touches a deleted Qt item (opening a file with a node
+selected once raised a RuntimeError from ``ParseScene.hover``)."""
 
 from __future__ import annotations
 

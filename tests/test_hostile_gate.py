@@ -1,4 +1,4 @@
-"""Issue 33, the gate: every subcommand of ``pad``, found in the command registry, is given a
+"""Refusing unsuitable files: every subcommand of ``pad``, found in the command registry, is given a
 FIFO, a character device and a folder where it reads a file, a FIFO and a device where it
 reads a folder, and a device, a FIFO, a read-only (0444) file, one of its inputs and its other
 output where it writes. Each must refuse at once, in one line naming the file and what it is,

@@ -161,7 +161,7 @@ def damage(meta: dict, weights: np.ndarray, good: bytes) -> dict[str, tuple[byte
         "alpha 7": with_meta(lambda m: m.update(alpha=7), "alpha"),
         "headrules with a newline": with_meta(lambda m: m.update(headrules="a\nb"),
                                               "headrules"),
-        "headrules a path out of its folder": with_meta(  # issue 33, item 3
+        "headrules a path out of its folder": with_meta(  # no reaching outside its folder
             lambda m: m.update(headrules="nope/../../etc/passwd"), "headrules must name"),
         "pos_column unknown": with_meta(lambda m: m.update(pos_column="lemma"),
                                         "pos_column must be"),
@@ -333,8 +333,8 @@ def test_good_models_still_load(base):
 
 
 def test_a_model_trained_with_a_table_of_the_users_records_its_name_and_loads(tmp_path):
-    """A model records the file name of the user's head table, never a path (a path in a
-    model file is refused: issue 33, item 3), so it loads back."""
+    """A model records the file name of the user's head table, never a path (a model file
+    naming a path is refused, lest it reach outside its folder), so it loads back."""
     from pad_engine.cli import main
     from pad_engine.resources import resource_path
 

@@ -92,7 +92,7 @@ def test_pad_parse_with_a_bad_text_model_exits_with_one_line(tmp_path):
     assert "Traceback" not in run.stderr
 
 
-# -- issue 33, item 3: crafted text models through ``pad parse`` ------------------------------
+# -- crafted text models through ``pad parse`` --------------------------------------------------
 TAGS = ["DT", "NN", "VBZ", "."]
 
 

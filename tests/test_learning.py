@@ -1,4 +1,5 @@
-"""Issue 8, engine side: retrain on corrected trees, cross-validation, the learning curve."""
+"""The low-resource loop, engine side: retrain on corrected trees, cross-validation, the
+learning curve."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Chart memory (issue 23): storage for the items a sentence builds, not for every cell x layer
+"""Chart memory: storage for the items a sentence builds, not for every cell x layer
 x symbol, and a clear per-sentence refusal above MAX_CHART instead of an out-of-memory kill."""
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ def bundled() -> Model:
 
 def test_chart_memory_does_not_grow_with_the_grammar(bundled):
     """A flat 300-word sentence with 1,000 unused symbols added to the bundled grammar: the
-    kernels' allocations stay small (before issue 23: 3.1 GB, cells x layers x symbols)."""
+    kernels' allocations stay small (a chart of cells x layers x symbols took 3.1 GB)."""
     grown = deepcopy(bundled)
     for i in range(1000):
         grown.grammar.symbol(f"UNUSED{i}")
@@ -75,8 +75,8 @@ def test_batch_conversion_reports_the_refused_sentence_and_goes_on(bundled):
 
 
 def test_a_flat_300_word_sentence_fits_in_250_mb_for_one_tree_and_ten():
-    """Issue 23's bound on the whole process (model, compiled kernels, chart), as ``pad
-    bench`` reports it: before, 532 MB for the best tree and 1.08 GB for 10."""
+    """The bound on the whole process (model, compiled kernels, chart), as ``pad bench``
+    reports it: a chart for every cell took 532 MB for the best tree and 1.08 GB for 10."""
     from pad_engine.learning.bench import flat_sentence_peak_mb
 
     for k in (1, 10):

@@ -1,4 +1,4 @@
-"""Adapting a text model's d-parser to corrected sentences (issue 20, item 3): a parser
+"""Adapting a text model's d-parser to corrected sentences: a parser
 trained on one convention, adapted to a few sentences of a shifted one, parses held-out
 sentences of the shift better; cross-validation tells the adapted parser from the one in use;
 corrected arcs are never pruned afterwards."""

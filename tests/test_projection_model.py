@@ -1,4 +1,4 @@
-"""A model that reads the rule-based projection of each d-parse (issue 21): the labels and
+"""A model that reads the rule-based projection of each d-parse: the labels and
 spans it is given, the grammar widened by the projections of uncorrected sentences, its
 file round trip, and what it gains with few trees on the PTB sample."""
 

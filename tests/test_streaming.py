@@ -1,4 +1,4 @@
-"""Conversion streams (issue 32, point 4): the CoNLL stream reads what ``read_conll`` reads,
+"""Conversion streams: the CoNLL stream reads what ``read_conll`` reads,
 ``pad convert`` and ``pad convert-dir`` write a sentence's tree before the rest of the file is
 read, so memory does not grow with the file. (Peak memory against file length is a ``pad
 bench --memory`` row, not a test.)"""

@@ -1,5 +1,5 @@
 """Text in the app: a plain text file, or CoNLL without heads, opens with predicted arcs
-and their c-parses (issue 20, point 3)."""
+and their c-parses."""
 
 from __future__ import annotations
 

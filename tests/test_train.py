@@ -1,4 +1,4 @@
-"""Training (issue 3): a few hundred sentences make a model far better than an untrained one."""
+"""Training: a few hundred sentences make a model far better than an untrained one."""
 
 from __future__ import annotations
 

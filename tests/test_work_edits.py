@@ -1,4 +1,4 @@
-"""Issue 16, point 4: edits have honest side effects. Re-attaching a word keeps the tree's
+"""Edits have honest side effects. Re-attaching a word keeps the tree's
 earlier edits, edits that change the d-parse show on the arcs, and Export Dependencies
 writes HEAD, DEPREL and DEPS that agree."""
 

@@ -1,4 +1,4 @@
-"""Issue 16, points 1-3: the annotator's corrections stay with their sentences, one window
+"""The annotator's corrections stay with their sentences, one window
 writes a project, and a locked, damaged or hostile project file costs a message, never a
 crash, a freeze or a correction."""
 
@@ -339,7 +339,7 @@ def test_trees_are_stored_flat_and_read_without_recursion():
         tree_from_json(flat[:-1], 1)
 
 
-# -- issue 33, item 4: a write the project refuses is never a silent loss ----------------------
+# -- a write the project refuses is never a silent loss ----------------------------------------
 @pytest.mark.parametrize("refusal", ["read-only", "RAISE(ABORT) trigger"])
 def test_a_write_still_refused_at_close_is_saved_in_a_copy(sample, tmp_path, refusal):
     project = tmp_path / "p.padproject"

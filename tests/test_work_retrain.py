@@ -1,4 +1,4 @@
-"""Issue 16, point 5: a retrain never silently makes things worse. The new version and the
+"""A retrain never silently makes things worse. The new version and the
 one in use are scored on the same held-out folds; the new one decodes only if it scores
 better or the annotator picks it. Continuing from a model the app chose itself works with
 both bundled models."""

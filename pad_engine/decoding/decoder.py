@@ -761,7 +761,7 @@ def _decode(inp, K, budget):
     :func:`_chart` returns them; per node the entry its derivation is
     (:func:`decode_kbest`) and the end of its slice."""
     st, lay, fin, items, finals, ps, pe, comp, level, reach = _chart(inp, K, budget)
-    ok, root, nl, nr, lptr, rptr, ldeps, rdeps, order, lo, hi, cbase = st
+    _ok, root, nl, nr, lptr, rptr, ldeps, rdeps, _order, _lo, _hi, cbase = st
     g = inp.grammar
     nsym, L, nb, binary, unary = g.nsym, g.max_unary + 1, g.binary.shape[0], g.binary, g.unary
     nu, glue_parent = unary.shape[0], g.glue_parent
@@ -853,7 +853,7 @@ def decode(inp):
     """Best derivation. Returns (score, kinds, syms, rules, cells, words, level) with pre-order
     node arrays and the highest mode a head needed (PRUNED, EXACT, GLUE); score is -inf, the
     arrays empty and level -1 when no derivation exists (the caller backs off)."""
-    scores, offsets, kinds, syms, rules, cells, words, level, _, _, _ = _decode(
+    scores, _offsets, kinds, syms, rules, cells, words, level, _, _, _ = _decode(
         inp, 1, KBEST_ENTRIES)
     if scores.shape[0] == 0:
         return -np.inf, kinds, syms, rules, cells, words, level
@@ -877,7 +877,7 @@ def derivation_features(inp, kinds, rules, cells, out):
     """Feature indices of every production of a derivation (pre-order node arrays).
     Returns how many were written to ``out``."""
     s, g = inp.sentence, inp.grammar
-    ok, root, nl, nr, lptr, rptr, ldeps, rdeps, order, lo, hi, cbase = sentence_structure(
+    _ok, _root, _nl, nr, lptr, rptr, ldeps, rdeps, _order, lo, hi, cbase = sentence_structure(
         s.heads)
     ctx = binary_context_array(s.rel_ids, s.spans)
     uctx = unary_context_array(s.spans)

@@ -197,7 +197,7 @@ class Grammar:
                 projected = self._sym.get(projections.get(label, ""), -1)
                 parents[y] = projected if projected in phrase_ids else default
             else:
-                parents[y] = self._sym[_phrase(label)] if _phrase(label) in self._sym else y
+                parents[y] = self._sym.get(_phrase(label), y)
         return parents
 
     def _rule_index(self, binary: np.ndarray, unary: np.ndarray, nsym: int, nrows: int

@@ -144,7 +144,7 @@ def bundled_label_sets() -> list[str]:
     from pad_engine.resources import resource_path
 
     folder = resource_path("labels")
-    return ["ptb"] + sorted(p.name.removesuffix(SUFFIX) for p in folder.glob(f"*{SUFFIX}"))
+    return ["ptb", *sorted(p.name.removesuffix(SUFFIX) for p in folder.glob(f"*{SUFFIX}"))]
 
 
 def load_label_set(name: str, phrases: Collection[str]) -> LabelSet:

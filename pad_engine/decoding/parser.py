@@ -9,6 +9,7 @@ last resort, for a grammar glue rules cannot use (:data:`FALLBACK_WHY`).
 
 from __future__ import annotations
 
+import contextlib
 import sys
 import threading
 from collections import Counter
@@ -279,11 +280,9 @@ def steady_allocator() -> None:
     import ctypes
     import ctypes.util
 
-    try:
+    with contextlib.suppress(OSError, AttributeError):
         ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6").mallopt(
             _M_MMAP_THRESHOLD, 4 << 20)
-    except (OSError, AttributeError):
-        pass
 
 
 _STEADY = False

@@ -133,7 +133,7 @@ def best_any_tree(s: Sentence, spans: _Spans, f: float) -> tuple[LexNode, int, i
             names = labels_at.get(span, []) if span else []
             matched += len(names)
             counted += max(len(names), 1) if span else 0
-            node = LexNode(names[0] if names else "X", lefts + [node] + rights, len(lefts))
+            node = LexNode(names[0] if names else "X", [*lefts, node, *rights], len(lefts))
             for name in names[1:]:
                 node = LexNode(name, [node], 0)
             a0, b0 = a, b

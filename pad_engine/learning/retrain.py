@@ -1,4 +1,4 @@
-"""The low-resource loop (issue 8): retrain on corrected trees, cross-validate, learning curves.
+"""The low-resource loop: retrain on corrected trees, cross-validate, learning curves.
 
 Corrected trees are lexicalized trees (``LexNode``) that carry their own heads, so examples made
 with :func:`pad_engine.learning.train.example_from_lextree` need no head table: the d-parse used for
@@ -41,7 +41,7 @@ class Settings:
     the file's uncorrected sentences widen its grammar (``train.add_projection_rules``). The
     projection alone scores 97.2 on the PTB sample test split; so trained, PAD learns where
     to trust it (PTB sample, first N train trees, every train d-parse as the pool, exact
-    decoding; README "A stronger model on little data" has the table).
+    decoding; docs/EXPERIMENTS.md, "A stronger model on little data", has the table).
 
     ``warm_start``: such a model first makes one pass over the projections of this many of
     the file's sentences (``train.train``): 50 trees 94.15 -> 95.52, 200: 95.93 -> 96.15 with

@@ -221,7 +221,7 @@ def gold_derivation(model: Model, ex: Example, enc: Encoded):
     """The gold tree as decoder arrays: pre-order (kinds, syms, rules, cells) plus the gold
     rule of each (cell, side) transition and of each (cell, unary layer)."""
     g = model.grammar
-    ok, root, nl, nr, *_rest, cbase = sentence_structure(enc.heads)
+    ok, _root, _nl, nr, *_rest, cbase = sentence_structure(enc.heads)
     if not ok:
         raise ValueError("gold d-parse is not a projective tree")
     layers = g.max_unary + 1

@@ -36,7 +36,7 @@ def phrases(root: LexNode) -> Iterator[tuple[Path, LexNode]]:
             continue
         yield path, node
         for i in range(len(node.children) - 1, -1, -1):
-            stack.append((path + (i,), node.children[i]))
+            stack.append(((*path, i), node.children[i]))
 
 
 def _copy_to(root: LexNode, path: Path) -> tuple[LexNode, LexNode]:

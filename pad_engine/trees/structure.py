@@ -125,7 +125,7 @@ def cell_count(heads):
 @njit(cache=True, nogil=True)
 def cell_spans(heads):
     """Span (i, j) of every cell, for building per-cell costs."""
-    ok, root, nl, nr, lptr, rptr, ldeps, rdeps, order, lo, hi, cbase = sentence_structure(heads)
+    _ok, _root, nl, nr, lptr, rptr, ldeps, rdeps, _order, lo, hi, cbase = sentence_structure(heads)
     n = heads.shape[0]
     spans = np.zeros((cbase[n], 2), np.int64)
     for h in range(n):

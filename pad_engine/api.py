@@ -36,7 +36,13 @@ from pad_engine.io.gate import (
 )
 from pad_engine.io.treefiles import DEFAULT_HEADRULES, PSD_HEADRULES, TreeFileResult
 from pad_engine.learning import retrain as _retrain
-from pad_engine.learning.retrain import Comparison, CrossValidation, Plan
+from pad_engine.learning.retrain import (
+    LABELS_RECOMMENDED,
+    LABELS_WHY,
+    Comparison,
+    CrossValidation,
+    Plan,
+)
 from pad_engine.learning.selection import margin_of, priority
 from pad_engine.learning.train import Cancelled, Progress, example_from_lextree
 from pad_engine.parsing import adapt as _adapt
@@ -64,6 +70,7 @@ CorrectedTree = tuple[LexNode, list[str], list[str]]
 __all__ = [
     "DEFAULT_HEADRULES", "HEADRULES", "PSD_HEADRULES", "TreeFileResult",
     "FAILED", "BatchProgress", "BatchReport", "Cancelled", "Candidate", "Choice",
+    "LABELS_RECOMMENDED", "LABELS_WHY",
     "Comparison", "ConllResult", "Converter", "CorrectedTree", "CrossValidation",
     "DepSentence", "Engine", "ParserComparison", "Plan", "TEXT_MODEL", "TextModel",
     "adapt_parser", "compare", "compare_parsers", "load_parser", "plan", "predict_arcs",

@@ -321,6 +321,7 @@ def train(
     pool: Sequence[DepSentence] = (),
     warm_start: int = 0,
     anchored: bool = False,
+    epoch_end: Callable[[Model, int, np.ndarray], None] | None = None,
 ) -> Model:
     """Train a model (deterministic given ``seed``); ``init`` continues from a model (and
     reads labels if it does). ``backoff`` widens the grammar read off the trees with
@@ -334,7 +335,10 @@ def train(
     starts out following the projection, and the corrected trees teach it where the
     projection is wrong rather than everything. ``anchored`` (with ``init``): L1 pulls each
     weight toward ``init``'s rather than toward zero, a prior on the offset from the model
-    (``learning/adaptation.py`` measures why). A model whose file could not be loaded (a
+    (``learning/adaptation.py`` measures why). ``epoch_end`` hears the model being trained
+    (its grammar final), the epoch and the averaged weights so far, before the first epoch
+    (0: the starting weights) and after each: a caller may score them on trees it held
+    out. A model whose file could not be loaded (a
     grammar larger than the decoder holds) raises ModelError before any training."""
     start = time.perf_counter()
     model = Model(headrules=headrules, dep_labels=labels) if init is None else _copy_model(init)
@@ -360,7 +364,7 @@ def train(
         np.zeros(model.weights.shape[0], np.float32)
     model.weights = _fit(model, warm, examples, epochs, seed=seed, eta=eta, l1=l1,
                          margin=margin, progress=progress, cancel=cancel, start=start,
-                         anchor=anchor)
+                         anchor=anchor, epoch_end=epoch_end)
     model.training = {
         **(init.training if init is not None else {}),
         "sentences": len(examples),
@@ -400,7 +404,8 @@ def _refuse_unloadable(model: Model, backoff: bool) -> None:
 def _fit(model: Model, warm: list[Example], examples: list[Example], epochs: int, *,
          seed: int, eta: float, l1: float, margin: float,
          progress: Callable[[Progress], None] | None, cancel: Callable[[], bool] | None,
-         start: float, anchor: np.ndarray) -> np.ndarray:
+         start: float, anchor: np.ndarray,
+         epoch_end: Callable[[Model, int, np.ndarray], None] | None = None) -> np.ndarray:
     """One pass over ``warm`` (epoch 0), then ``epochs`` over ``examples``, from the model's
     weights, as one run: AdaGrad's sums and the average go on from the warm-start pass into
     the trees' epochs (on the last 500 sentences of the PTB sample's train split, 200 trees:
@@ -420,6 +425,8 @@ def _fit(model: Model, warm: list[Example], examples: list[Example], epochs: int
     max_nodes = max((len(g[0]) for _, g in trees + warmed), default=1)
     buf = np.zeros(max(1, 4 * max_nodes * MAX_CONTEXT + 64), np.int64)
     steps = max(1, sum(len(items) for _, items in passes))
+    if epoch_end is not None:
+        epoch_end(model, 0, weights.copy())
     for epoch, items in passes:
         errors = 0
         order = rng.permutation(len(items))
@@ -444,6 +451,8 @@ def _fit(model: Model, warm: list[Example], examples: list[Example], epochs: int
             if progress is not None and (done % 50 == 0 or done == len(order)):
                 progress(Progress(epoch, epochs if epoch else 0, done, len(order), errors,
                                   time.perf_counter() - start, (step - 1) / steps))
+        if epoch_end is not None and epoch:
+            epoch_end(model, epoch, (weights - avg / step).astype(np.float32))
     return (weights - avg / step).astype(np.float32)
 
 

@@ -40,11 +40,11 @@ def test_adapt_prints_each_size_method_and_group(genre_folder, toy_model_path, c
     out = capsys.readouterr().out.splitlines()
     assert out[1] == "# groups: news (7 correctable, 7 scored), whow (7 correctable, 7 scored)"
     rows = {line.split("\t")[1]: line.split("\t") for line in out[3:]}
-    assert set(rows) >= {"Retrain default (validated)", "continued", "scratch", "model alone",
+    assert set(rows) >= {"Retrain default (anchored-0.03)", "continued", "scratch", "model alone",
                          "projection alone", "  news", "  whow"}
     # the toy model knows these trees: corrections of trees it builds take nothing away
     assert rows["model alone"][2] == "100.00"
-    assert rows["Retrain default (validated)"][2] == "100.00"
+    assert rows["Retrain default (anchored-0.03)"][2] == "100.00"
 
 
 def test_adapt_bad_input(genre_folder, capsys):

@@ -89,3 +89,13 @@ def test_methods_are_named():
     assert len({m.name for m in METHODS}) == len(METHODS)
     with pytest.raises(ValueError, match="no adaptation method"):
         by_name("nope")
+
+
+def test_a_validated_method_chooses_its_epochs_on_the_last_trees(base):
+    taught = _examples([_verb_pp(i, nested=True) for i in range(12)])
+    unseen = _examples([_verb_pp(i, nested=True) for i in range(12, 16)])
+    shares = []
+    model = adapt(taught, base, by_name("validated"), progress=lambda p: shares.append(p.share))
+    assert 1 <= model.training["validated_epochs"] <= by_name("validated").epochs
+    assert _decoded(model, unseen) == _gold(unseen)
+    assert shares == sorted(shares) and shares[-1] == 1.0

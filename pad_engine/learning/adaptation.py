@@ -30,10 +30,11 @@ from pad_engine.trees.projectivize import projectivize
 class Method:
     """How a base model continues on corrected trees: the training settings, whether L1
     pulls toward the base's weights (``anchored``: a prior on the offset w - w_base) rather
-    than toward zero, at least how many steps (``min_steps``: more epochs over few trees, so
-    that a small step still learns what they show), and how many of the file's uncorrected
-    d-parses, decoded by the base, are trained on beside the trees (``self_train``: the
-    base's own trees keep it where the corrections say nothing)."""
+    than toward zero, how many of the file's uncorrected d-parses, decoded by the base, are
+    trained on beside the trees (``self_train``: the base's own trees keep it where the
+    corrections say nothing), and whether the number of epochs (none at all, when training
+    makes them worse) is chosen on the last fifth of the corrected trees (:data:`DEV_PART`)
+    (``validated``: the file's next sentences are what the model must do better on)."""
 
     name: str
     epochs: int = 10
@@ -41,13 +42,8 @@ class Method:
     l1: float = 1e-3
     margin: float = 1.0
     anchored: bool = False
-    min_steps: int = 0
     self_train: int = 0
-    validated: bool = False  # epochs chosen on held-out corrected trees (see _validated_epochs)
-
-    def epochs_for(self, trees: int) -> int:
-        """Epochs over this many trees: :attr:`epochs`, more if that makes too few steps."""
-        return max(self.epochs, -(-self.min_steps // max(trees, 1)))
+    validated: bool = False
 
 
 CONTINUED = Method("continued")  # the settings a model is first trained with
@@ -58,9 +54,10 @@ METHODS = (
     Method("self-train", eta=0.03, anchored=True, self_train=100),
     Method("validated", eta=0.03, anchored=True, validated=True),
 )
-DEFAULT = METHODS[-1]
-DEV_EVERY = 5  # a validated method holds out every 5th corrected tree to choose its epochs
+DEFAULT = METHODS[2]  # anchored-0.03: docs/ADAPTATION.md
+DEV_PART = 5  # a validated method holds out the last fifth of the trees to choose epochs
 DEV_FROM = 10  # ... once there are this many (fewer leave too few to judge by: its epochs)
+VALIDATION_SHARE = 0.5  # of the progress reported, the validation's (about half the work)
 
 
 def by_name(name: str) -> Method:
@@ -84,12 +81,15 @@ def adapt(examples: list[Example], base: Model, method: Method = DEFAULT, *,
     # back-off: PTB test F1 97.45 -> 97.07; without: 97.35)
     backoff = bool(base.training.get("backoff"))
     trees = [*examples, *extra]
-    epochs = method.epochs_for(len(trees))
+    epochs = method.epochs
+    final = progress
     if method.validated and len(examples) >= DEV_FROM:
-        epochs = _validated_epochs(examples, extra, base, method, epochs, backoff, seed, cancel)
+        epochs = _validated_epochs(examples, extra, base, method, epochs, backoff, seed,
+                                   _share(progress, 0.0, VALIDATION_SHARE), cancel)
+        final = _share(progress, VALIDATION_SHARE, 1.0)
     model = train(trees, init=base, epochs=epochs, eta=method.eta,
                   l1=method.l1, margin=method.margin, backoff=backoff, seed=seed,
-                  progress=progress, cancel=cancel, headrules=base.headrules,
+                  progress=final, cancel=cancel, headrules=base.headrules,
                   anchored=method.anchored)
     model.training["adaptation"] = method.name
     if method.validated:
@@ -99,14 +99,24 @@ def adapt(examples: list[Example], base: Model, method: Method = DEFAULT, *,
     return model
 
 
+def _share(progress: Callable[[Progress], None] | None, low: float, high: float
+           ) -> Callable[[Progress], None] | None:
+    """``progress`` hearing one training of several as the part from ``low`` to ``high``."""
+    if progress is None:
+        return None
+    return lambda p: progress(replace(p, share=low + (high - low) * p.share))
+
+
 def _validated_epochs(examples: list[Example], extra: list[Example], base: Model,
                       method: Method, epochs: int, backoff: bool, seed: int,
+                      progress: Callable[[Progress], None] | None,
                       cancel: Callable[[], bool] | None) -> int:
     """The epochs (0 to ``epochs``) whose averaged weights score best (fewest on a tie) on
-    every :data:`DEV_EVERY`-th corrected tree when trained on the others: 0 when any
-    training makes them worse, as when the corrections show nothing the base does not
-    already do and updates only add noise."""
-    cut = len(examples) - len(examples) // DEV_EVERY
+    the last fifth of the corrected trees when trained on the rest: 0 when any training
+    makes them worse, as when the corrections show nothing the base does not already do
+    and updates only add noise. The last fifth: the corrected sentences nearest the rest
+    of the file."""
+    cut = len(examples) - len(examples) // DEV_PART
     fit, dev = examples[:cut], examples[cut:]
     scores: list[float] = []
     gold = [to_line(ex.lex, ex.forms) for ex in dev]
@@ -118,7 +128,7 @@ def _validated_epochs(examples: list[Example], extra: list[Example], base: Model
                            ex.forms) for ex in dev])))
 
     train([*fit, *extra], init=base, epochs=epochs, eta=method.eta, l1=method.l1,
-          margin=method.margin, backoff=backoff, seed=seed, cancel=cancel,
+          margin=method.margin, backoff=backoff, seed=seed, progress=progress, cancel=cancel,
           headrules=base.headrules, anchored=method.anchored, epoch_end=judge)
     return max(range(len(scores)), key=lambda e: (scores[e], -e))
 

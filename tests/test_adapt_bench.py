@@ -35,7 +35,7 @@ def test_group_names():
 
 def test_adapt_prints_each_size_method_and_group(genre_folder, toy_model_path, capsys):
     assert main(["learning-curve", "--adapt", "--treebank", str(genre_folder), "--model",
-                 str(toy_model_path), "--sizes", "2", "--methods", "continued",
+                 str(toy_model_path), "--sizes", "2", "--methods", "continued", "scratch",
                  "--groups", "news", "whow"]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[1] == "# groups: news (7 correctable, 7 scored), whow (7 correctable, 7 scored)"

@@ -76,8 +76,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="with --adapt: only these groups (e.g. news whow)")
     parser.add_argument("--methods", nargs="+", metavar="NAME",
                         help="with --adapt: compare only these adaptation methods beside "
-                             "Retrain's default (names: learning/adaptation.py METHODS); "
-                             "'none' for the default alone")
+                             "Retrain's default (names: learning/adaptation.py METHODS; "
+                             "'scratch': Retrain from scratch, run when --methods is not "
+                             "given); 'none' for the default alone")
     parser.add_argument("--scored", type=int, metavar="K",
                         help="with --adapt: score at most K sentences per group, spread over "
                              "its second half (a quicker, rougher figure)")
@@ -219,11 +220,11 @@ def _adapt(args: argparse.Namespace) -> None:
     treebank = Path(args.treebank)
     if not (treebank / "const").is_dir() or not (treebank / "dep").is_dir():
         raise InputError("--adapt needs const/*.ptb and dep/*.conllu here", str(treebank))
+    named = args.methods if args.methods is not None else [m.name for m in METHODS]
     try:
-        methods = METHODS if args.methods is None else [
-            by_name(m) for m in args.methods if m != "none"]
+        methods = [by_name(m) for m in named if m not in ("none", "scratch")]
     except ValueError as err:
-        raise InputError(f"--methods: {err}") from None
+        raise InputError(f"--methods: {err} (or scratch, none)") from None
     def warn(message: str) -> None:
         print(f"pad learning-curve: {message}", file=sys.stderr)
 
@@ -238,6 +239,7 @@ def _adapt(args: argparse.Namespace) -> None:
           "second half of each group against its c-parses (gold tags and d-parses, exact "
           "decoding), EVALB F1 micro-averaged over the groups", flush=True)
     report(groups, base, args.sizes or ADAPT_SIZES, methods, DEFAULT,
+           scratch_too=args.methods is None or "scratch" in args.methods,
            say=lambda line: print(line, flush=True))
 
 

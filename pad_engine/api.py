@@ -32,7 +32,13 @@ from pad_engine.io.gate import (
 )
 from pad_engine.io.treefiles import DEFAULT_HEADRULES, PSD_HEADRULES, TreeFileResult
 from pad_engine.learning import retrain as _retrain
-from pad_engine.learning.retrain import Comparison, CrossValidation, Plan
+from pad_engine.learning.retrain import (
+    LABELS_RECOMMENDED,
+    LABELS_WHY,
+    Comparison,
+    CrossValidation,
+    Plan,
+)
 from pad_engine.learning.selection import margin_of, priority
 from pad_engine.learning.train import Cancelled, Progress, example_from_lextree
 from pad_engine.parsing import adapt as _adapt
@@ -61,6 +67,8 @@ __all__ = [
     "DEFAULT_HEADRULES",
     "FAILED",
     "HEADRULES",
+    "LABELS_RECOMMENDED",
+    "LABELS_WHY",
     "PSD_HEADRULES",
     "TEXT_MODEL",
     "BatchProgress",

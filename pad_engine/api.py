@@ -50,9 +50,11 @@ from pad_engine.quality.query import QueryError, parse_query
 from pad_engine.quality.sources import trees_for
 from pad_engine.resources import resource_path
 from pad_engine.trees import edits
+from pad_engine.trees.compare import describe as describe_change
+from pad_engine.trees.compare import merged_brackets, removed_brackets
 from pad_engine.trees.deptree import DepSentence, tree_problem
 from pad_engine.trees.headrules import SHIPPED as HEADRULES
-from pad_engine.trees.lextree import LexNode, induced_heads, to_line
+from pad_engine.trees.lextree import LexNode, induced_heads, strip_label, to_line
 
 # A corrected sentence as the app keeps it: its tree, its words, its DEPREL column.
 CorrectedTree = tuple[LexNode, list[str], list[str]]
@@ -72,6 +74,8 @@ __all__ = [
     # treebank quality: search, consistency, agreement
     "ConsistencyEntry", "Flat", "Match", "QueryError", "SearchSentence", "Treebank", "agree_trees",
     "apply_variant", "find", "find_inconsistencies", "parse_query", "trees_for",
+    # what a new model version changes, before it decodes
+    "describe_change", "merged_brackets", "removed_brackets", "strip_label",
 ]
 
 

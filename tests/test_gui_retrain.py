@@ -351,7 +351,9 @@ def test_the_files_labels_are_offered_from_scratch_and_learned(window, qtbot):
     correct_some(window, qtbot)
     dialog = retrain_dialog(window)
     tick(qtbot, dialog.scratch)
-    assert dialog.use_labels.isEnabled() and dialog.use_labels.isChecked()  # sample has DEPREL
+    assert dialog.use_labels.isEnabled()  # the sample has DEPREL: offered, not ticked
+    assert not dialog.use_labels.isChecked() and "6.4 F1 below" in dialog.labels_why.text()
+    tick(qtbot, dialog.use_labels)
     run_retrain(window, qtbot)
     model = window.models.current_model()
     assert model.dep_labels == "deprel" and {"SBJ", "NMOD", "ROOT"} <= set(model.label_set)
@@ -444,7 +446,7 @@ def test_retrain_time_on_200_corrected_ptb_trees(qtbot, ptb_dir, capsys):
             break
     examples = examples_from_penn(trees[:200])
     worker = Worker(retrain_work([(e.lex, e.forms, e.rels) for e in examples], None,
-                                 lambda: None, False, lambda: None))
+                                 lambda: None, False, lambda: None, lambda w, model: None))
     events: list = []
     worker.yielded.connect(events.append)
     worker.errored.connect(lambda e: events.append(("error", e)))

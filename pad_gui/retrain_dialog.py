@@ -49,7 +49,7 @@ class RetrainDialog(QDialog):
         self.retraining = retraining
         self.models = retraining.models
         self.setWindowTitle("Retrain on corrected sentences")
-        self.resize(560, 600)
+        self.resize(720, 680)  # its seven buttons in a row; within a 1366x768 screen
 
         box = QGroupBox("Train")
         self.scratch = QRadioButton("From scratch: only the corrected trees")

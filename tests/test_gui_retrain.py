@@ -218,8 +218,7 @@ def test_retrain_from_scratch_starts_from_the_files_projections(window, qtbot):
     said: list[str] = []
     dialog.retraining.changed.connect(lambda: said.append(dialog.retraining.status))
     tick(qtbot, dialog.scratch)
-    tick(qtbot, dialog.use_labels)  # a model that does not read the file's labels
-    assert not dialog.use_labels.isChecked()
+    assert not dialog.use_labels.isChecked()  # by default: a model that reads no labels
     qtbot.mouseClick(dialog.start_button, Qt.LeftButton)
     qtbot.waitUntil(lambda: not dialog.running, timeout=TIMEOUT)
     assert dialog.outcome == "measured", dialog.status_label.text()

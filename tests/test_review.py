@@ -127,3 +127,43 @@ def test_function_tags_and_indices_are_counted():
     assert tagged_labels([tree("NP"), tree("-NONE-")]) == (0, [])
     assert tagged_labels([tree("PP-TMP"), tree("NP"), tree("WHNP-1"), tree("PP-TMP")]) == \
         (3, ["PP-TMP", "WHNP-1"])
+
+
+@pytest.mark.parametrize("changes_any", [True, False])
+def test_a_better_version_waits_only_when_it_changes_trees(w, sample, tiny_model, monkeypatch,
+                                                           changes_any):
+    """Scored better (91.2 against 90.4, faked): with changes, the recommendation and the
+    choice; without, in use at once as before."""
+    from types import SimpleNamespace
+
+    from pad_gui.controllers import retraining as retraining_module
+    from pad_gui.controllers.messages import Changes
+
+    scored = SimpleNamespace(new=SimpleNamespace(f1=91.2, folds=[1, 2, 3]),
+                             current=SimpleNamespace(f1=90.4))
+    monkeypatch.setattr(retraining_module, "compare", lambda *a, **k: scored)
+    if not changes_any:
+        monkeypatch.setattr(retraining_module, "compare_uncorrected",
+                            lambda todo, *a: Changes((), len(todo)))
+    models = ModelVersions(w, tiny_model)
+    runs: list[Worker] = []
+    retraining = Retraining(models, runs.append)
+    assert w.open(sample)
+    for idx in range(3):
+        w.show(idx)
+        decoded(w, idx)
+        w.toggle_corrected()
+    retraining.start(continued=False, labels=False)
+    runs[-1].start()
+    pump(runs[-1], w.engine.worker, until=lambda: not retraining.running)
+    v, n, of = retraining.version, len(retraining.review), len(w.session) - 3
+    scores = f"Version {v} scores <b>91.20</b> against <b>90.40</b> (version 0, in use"
+    assert scores in retraining.status
+    if changes_any:
+        assert n > 0 and not retraining.in_use and models.active == BUNDLED
+        assert f"and changes {n} of {of} uncorrected sentences: Review… shows them. " \
+               "Version 0 stays in use until you choose" in retraining.status
+    else:
+        assert retraining.in_use and models.active == v and not retraining.undecided
+        assert f"changes none of the {of} uncorrected sentences' trees: it now decodes " \
+               "them" in retraining.status

@@ -198,15 +198,17 @@ class RetrainDialog(QDialog):
             self.progress_bar.setRange(0, 0)  # busy
             return
         self.progress_bar.setRange(0, STEPS)
-        if r.version is None:
+        if r.review is not None:  # compared: the run is done
+            done = 1.0
+        elif r.version is None:
             done = r.fraction * TRAINING
         elif r.comparing:
             done = TRAINING + CROSS_VALIDATING + r.fraction * COMPARING
         else:
             done = TRAINING + r.fraction * CROSS_VALIDATING
-        if not r.running:  # compared; measured; trained but not cross-validated; nothing new
-            done = 1.0 if r.review is not None else \
-                {"measured": 1 - COMPARING, "trained": TRAINING}.get(r.outcome, 0.0)
+        if not r.running and r.review is None:  # cancelled or failed after training, or
+            # nothing new: what was done stays shown
+            done = {"measured": 1 - COMPARING, "trained": TRAINING}.get(r.outcome, 0.0)
         self.progress_bar.setValue(round(STEPS * done))
 
     def _refresh_labels(self, session) -> None:

@@ -275,7 +275,8 @@ class Retraining:
     def _measured(self, result: Measured | NotMeasured) -> None:
         if self.version is None:
             return  # the project was closed meanwhile
-        self.measured, self.comparing = result, True
+        self.measured, self.comparing, self.fraction = result, True, 0.0  # before set_cv,
+        # whose event redraws the progress bar
         if isinstance(result, Measured):
             self.models.set_cv(self.version, result.f1, result.folds, self.against,
                                result.current)

@@ -128,7 +128,9 @@ class RetrainDialog(QDialog):
         self._labels_for = None  # the session the labels box was last set up for
         self._running = None  # what the controls were last set up for
         self.models.changed.connect(self.refresh)
-        retraining.workspace.row.connect(lambda idx: self.refresh())  # (un)marked sentence
+        # a sentence (un)marked; the background pass says so of every sentence it decodes,
+        # so a hidden dialog waits until it is shown (it reads every corrected tree)
+        retraining.workspace.row.connect(lambda idx: self.isVisible() and self.refresh())
         retraining.changed.connect(self.refresh)
         self.parser.changed.connect(self.refresh)
         self._parser_for = None  # the session the parser box was last set up for
@@ -237,6 +239,11 @@ class RetrainDialog(QDialog):
             self._parser_for = session if offered else None
         self.use_parser_button.setEnabled(not p.running and p.model is not None
                                           and not p.in_use and p.session is session)
+
+    def showEvent(self, event) -> None:
+        """Shown again: the sentences marked meanwhile count."""
+        self.refresh()
+        super().showEvent(event)
 
     def show_review(self) -> None:
         """Review…: the uncorrected sentences the new version changes, one at a time."""

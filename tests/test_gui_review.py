@@ -95,7 +95,7 @@ def test_review_then_keep_current(window, qtbot):
     r = dialog.retraining
     assert window.models.active == BUNDLED and not r.in_use
     changed = [c.idx for c in r.review.changes]
-    shown = {i: penn(window, i) for i in changed[:4]}  # the trees version 0 shows now
+    shown = {i: penn_of(window, qtbot, i) for i in changed[:4]}  # version 0's trees
     review = reviewed(dialog, qtbot)
     qtbot.mouseClick(review.keep_button, Qt.LeftButton)
     assert not review.isVisible()
@@ -113,7 +113,7 @@ def test_review_then_use_new_version(window, qtbot):
     dialog = retrained(window, qtbot)
     r = dialog.retraining
     changes = {c.idx: c for c in r.review.changes}
-    shown = {i: penn(window, i) for i in list(changes)[:4]}
+    shown = {i: penn_of(window, qtbot, i) for i in list(changes)[:4]}
     review = reviewed(dialog, qtbot)
     qtbot.mouseClick(review.use_new_button, Qt.LeftButton)
     assert not review.isVisible()
@@ -122,6 +122,7 @@ def test_review_then_use_new_version(window, qtbot):
     for i, before in shown.items():
         go(window, qtbot, i)
         forms = window.session.sentences[i].forms
+        assert before == to_line(changes[i].old, forms)  # compared with what was shown
         assert penn(window, i) == to_line(changes[i].new, forms) != before
 
 

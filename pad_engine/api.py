@@ -56,9 +56,11 @@ from pad_engine.quality.query import QueryError, parse_query
 from pad_engine.quality.sources import trees_for
 from pad_engine.resources import resource_path
 from pad_engine.trees import edits
+from pad_engine.trees.compare import describe as describe_change
+from pad_engine.trees.compare import merged_brackets, removed_brackets
 from pad_engine.trees.deptree import DepSentence, tree_problem
 from pad_engine.trees.headrules import SHIPPED as HEADRULES
-from pad_engine.trees.lextree import LexNode, induced_heads, to_line
+from pad_engine.trees.lextree import LexNode, induced_heads, strip_label, to_line
 
 # A corrected sentence as the app keeps it: its tree, its words, its DEPREL column.
 CorrectedTree = tuple[LexNode, list[str], list[str]]
@@ -113,12 +115,14 @@ __all__ = [
     "cross_validate",
     "default_jobs",
     "default_model_path",
+    "describe_change",
     "edits",
     "find",
     "find_inconsistencies",
     "induced_heads",
     "load_parser",
     "margin_of",
+    "merged_brackets",
     "open_for_annotation",
     "open_write",
     "parse_query",
@@ -129,8 +133,10 @@ __all__ = [
     "read_bytes",
     "read_conll",
     "read_for_annotation",
+    "removed_brackets",
     "resource_path",
     "retrain",
+    "strip_label",
     "to_line",
     "tree_problem",
     "trees_for",

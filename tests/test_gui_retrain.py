@@ -223,8 +223,7 @@ def test_retrain_from_scratch_starts_from_the_files_projections(window, qtbot):
     said: list[str] = []
     dialog.retraining.changed.connect(lambda: said.append(dialog.retraining.status))
     tick(qtbot, dialog.scratch)
-    tick(qtbot, dialog.use_labels)  # a model that does not read the file's labels
-    assert not dialog.use_labels.isChecked()
+    assert not dialog.use_labels.isChecked()  # by default: a model that reads no labels
     qtbot.mouseClick(dialog.start_button, Qt.LeftButton)
     qtbot.waitUntil(lambda: not dialog.running, timeout=TIMEOUT)
     assert dialog.outcome == "measured", dialog.status_label.text()
@@ -364,8 +363,10 @@ def test_the_files_labels_are_offered_from_scratch_and_learned(window, qtbot):
     correct_some(window, qtbot)
     dialog = retrain_dialog(window)
     tick(qtbot, dialog.scratch)
-    assert dialog.use_labels.isEnabled()
-    assert dialog.use_labels.isChecked()
+    assert dialog.use_labels.isEnabled()  # the sample has DEPREL: offered, not ticked
+    assert not dialog.use_labels.isChecked()
+    assert "6.4 F1 below" in dialog.labels_why.text()
+    tick(qtbot, dialog.use_labels)
     run_retrain(window, qtbot)
     model = window.models.current_model()
     assert model.dep_labels == "deprel"
@@ -464,7 +465,7 @@ def test_retrain_time_on_200_corrected_ptb_trees(qtbot, ptb_dir, capsys):
             break
     examples = examples_from_penn(trees[:200])
     worker = Worker(retrain_work([(e.lex, e.forms, e.rels) for e in examples], None,
-                                 lambda: None, False, lambda: None))
+                                 lambda: None, False, lambda: None, lambda w, model: None))
     events: list = []
     worker.yielded.connect(events.append)
     worker.errored.connect(lambda e: events.append(("error", e)))

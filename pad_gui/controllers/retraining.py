@@ -12,13 +12,10 @@ chain of continued trainings started (the start-up model, or nothing), never fro
 retrained version: that one has seen the held-out trees. The version in use is scored on
 the same folds: the start-up model as it is, a retrained version by re-running its plan.
 
-Continuing from the bundled model is the default. ``pad learning-curve --compare-continued
---treebank DIR`` measures both ways at 5, 15, 50 and 200 trees (the first train trees, which
-the bundled model was trained on; 300 test trees it never saw). PTB sample, PTB model:
-continued 97.66 / 97.71 / 97.68 / 97.51 against 76.26 / 82.09 / 90.18 / 95.02 from scratch
-(the model itself: 97.67). GUM (held-out documents), UD model: 82.98 / 83.31 / 82.72 / 82.46
-against 26.09 / 58.16 / 72.21 / 76.90 (itself: 83.14). Continuing beats training from scratch
-at every size but drifts below the model it started from: the comparison catches that.
+Continuing from the bundled model is the default: it adapts the model to the corrected trees
+without overwriting what it knew (``pad_engine.learning.adaptation``; why, and the figures of
+every way tried, in docs/ADAPTATION.md). ``pad learning-curve --adapt`` measures it against
+the model alone and Retrain from scratch.
 
 A model trained from scratch may learn from the file's dependency labels (DEPREL) instead
 of the rule-based projection of each d-parse; that is offered when most words have one, but

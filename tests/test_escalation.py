@@ -12,6 +12,7 @@ from toy import enumerate_parses, random_projective
 
 from pad_engine.decoding import decoder
 from pad_engine.decoding.parser import Parser, chart_inputs
+from pad_engine.decoding.tables import keep_within
 from pad_engine.trees.lextree import induced_heads, to_line
 
 TAGS = ["DT", "NN", "NN", "VBD", "VBD", "IN", "JJ", "RB"]
@@ -82,7 +83,7 @@ def test_the_beam_keeps_what_scores_near_the_best(complete):
     real = np.array([True, True, False, True])
     finals = np.array([[0, 0, 1, 0], [1, 1, 1, 0], [2, 2, 1, 0], [3, 3, 1, 0]], np.int32)
     ps = np.array([1.0, -3.5, 9.0, -5.0])
-    kept = decoder._beam(finals, 0, 4, ps, 5.0, real, complete)
+    kept = keep_within(finals, 0, 4, ps, 5.0, real, complete)
     if complete:  # best phrase 1.0: keeps 0 and 1, drops the intermediate and symbol 3
         assert finals[:kept, 0].tolist() == [0, 1]
     else:  # best 9.0 (the intermediate): keeps only what is within 5 of it

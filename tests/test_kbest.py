@@ -183,15 +183,15 @@ def test_convert_report_counts_cut_kbest_lists(random_backoff_model):
 def test_kbest_entry_arrays_never_grow_past_the_budget():
     """The entry arrays double as they grow, but for K > 1 never past the budget: capped at
     it when the need fits, left as they are (and refused) when it does not; 1-best grows."""
-    from pad_engine.decoding.decoder import _entry_room
+    from pad_engine.decoding.tables import entry_room
 
     ps, pe = np.zeros(1024), np.zeros((1024, 3), np.int32)
     ps[:] = np.arange(1024)
-    grown, _, ok = _entry_room(ps, pe, 1000, 100, 10, 1500)
+    grown, _, ok = entry_room(ps, pe, 1000, 100, 10, 1500)
     assert ok
     assert grown.shape[0] == 1500
     assert (grown[:1000] == ps[:1000]).all()
-    same, _, ok = _entry_room(ps, pe, 1000, 600, 10, 1500)
+    same, _, ok = entry_room(ps, pe, 1000, 600, 10, 1500)
     assert not ok
     assert same.shape[0] == 1024
-    assert _entry_room(ps, pe, 1000, 600, 1, 1500)[0].shape[0] == 2048
+    assert entry_room(ps, pe, 1000, 600, 1, 1500)[0].shape[0] == 2048

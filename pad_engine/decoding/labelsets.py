@@ -21,6 +21,7 @@ from pad_engine.errors import InputError
 from pad_engine.io.encoding import read_text
 from pad_engine.io.gate import TABLE_BYTES
 from pad_engine.io.limits import line_problem
+from pad_engine.trees.binarize import reserved
 from pad_engine.trees.lextree import LexNode
 
 ANY = "*"
@@ -120,7 +121,7 @@ def parse_label_set(text: str, path: str, phrases: Collection[str]) -> LabelSet:
                              f"{', '.join(sorted(phrases))} (or * for any)", path, number)
         if phrase == "TOP":
             raise InputError("TOP is the root and keeps its label", path, number)
-        if label.startswith("@") or not _PHRASE.fullmatch(label):
+        if reserved(label) or not _PHRASE.fullmatch(label):
             raise InputError(f"label {_shown(label)} cannot be written in a Penn tree "
                              f"(brackets, a control character, a leading @, over "
                              f"{MAX_LABEL_CHARS} characters)", path, number)

@@ -221,8 +221,9 @@ def gold_derivation(model: Model, ex: Example, enc: Encoded):
     """The gold tree as decoder arrays: pre-order (kinds, syms, rules, cells) plus the gold
     rule of each (cell, side) transition and of each (cell, unary layer)."""
     g = model.grammar
-    ok, _root, _nl, nr, *_rest, cbase = sentence_structure(enc.heads)
-    if not ok:
+    st = sentence_structure(enc.heads)
+    nr, cbase = st.nr, st.cbase
+    if not st.ok:
         raise ValueError("gold d-parse is not a projective tree")
     layers = g.max_unary + 1
     ncell = int(cbase[-1])
@@ -436,7 +437,8 @@ def _fit(model: Model, warm: list[Example], examples: list[Example], epochs: int
             enc, (gk, gs, gr, gc, gold_bin, gold_un) = items[idx]
             inp = chart_inputs(model, enc, EXACT, gold_bin=gold_bin, gold_un=gold_un,
                                loss_weight=margin, weights=weights)
-            _, pk, ps, pr, pc, _, _ = decode(inp)
+            best = decode(inp)
+            pk, ps, pr, pc = best.kinds, best.syms, best.rules, best.cells
             if not (pk.shape == gk.shape and (pk == gk).all() and (ps == gs).all()
                     and (pr == gr).all() and (pc == gc).all()):
                 errors += 1

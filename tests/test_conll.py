@@ -203,7 +203,7 @@ def test_corrected_tag_is_written_where_tags_are_read():
     assert new[3] == "1\tI\tI\tPRON\tPRP$\tCase=Nom\t4\tnsubj\t4:nsubj\t_"
     assert new[:3] + new[4:] == CONLLU.split("\n")[:3] + CONLLU.split("\n")[4:-1]
     assert parse_conll("\n".join(new) + "\n").sentences[0].tags[0] == "PRP$"
-    sent.tags[0] = "A B"
+    sent.tags[0] = "A\tB"
     with pytest.raises(ValueError):
         format_sentence(sent)
 

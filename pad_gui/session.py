@@ -146,10 +146,6 @@ class Session:
         view = view or self.view(idx)
         return self.serial, idx, view.heads, view.tags, view.rels
 
-    def with_heads(self, idx: int, heads: tuple[int, ...]) -> DepSentence:
-        """The sentence with a (possibly corrected) d-parse, everything else kept."""
-        return dataclasses.replace(self.sentences[idx], heads=list(heads))
-
     def tags(self, idx: int, view: View | None = None) -> list[str]:
         """The sentence's POS tags as the annotator left them."""
         tags = (view or self.view(idx)).tags

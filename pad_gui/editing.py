@@ -46,6 +46,8 @@ class TreeEditor(QObject):
         self.tag_edit, self.rel_edit = QLineEdit(), QLineEdit()
         self.tag_edit.setPlaceholderText("POS tag (T)")
         self.rel_edit.setPlaceholderText("relation (R)")
+        for field in (self.tag_edit, self.rel_edit):  # Tab keeps to the four panels
+            field.setFocusPolicy(Qt.ClickFocus)
         label_edit.returnPressed.connect(self._relabel_from_editor)
         self.tag_edit.returnPressed.connect(lambda: self._layer_from(self.tag_edit))
         self.rel_edit.returnPressed.connect(lambda: self._layer_from(self.rel_edit))

@@ -165,9 +165,11 @@ class Session:
 
     def propose_relation(self, idx: int, view: View, dep: int) -> tuple[str, str] | None:
         """A relation for word ``dep``'s arc in ``view`` and why: the most frequent one for
-        its (dependent tag, head tag, direction) among the file's arcs as read (for a text
-        file, those its text model's labeler predicted), backing off as
-        ``edits.propose_relation`` says; None when the file has no relations."""
+        its (dependent tag, head tag, direction) among the file's arcs as read, backing off
+        as ``edits.propose_relation`` says; None when the file has no relations. These
+        counts, not the text pipeline's labeler, because they are always there: the
+        labeler is loaded only while a text file is read, and a text file's relations are
+        the ones it predicted."""
         if self._relations is None:
             self._relations = edits.relation_table(self.sentences)
         key = edits.arc_key(self.tags(idx, view), dep, view.heads[dep - 1])

@@ -336,6 +336,7 @@ class MainWindow(QMainWindow):
         tree = s.shown_tree(idx)
         diff, edited = s.marks(idx)
         changed = {m for m, (a, b) in enumerate(zip(view.heads, sent.heads), 1) if a != b}
+        changed |= {m for m, (a, b) in enumerate(zip(s.rels(idx), sent.rels), 1) if a != b}
         lifted = {}
         if isinstance(decoded, list) and decoded and view.tree is None:
             lifted = {lift.dependent: lift.new_head for lift in decoded[0].lifted}

@@ -11,6 +11,7 @@ from PySide6.QtCore import Qt
 from test_gui_app import click_node, export, key, new_window, save_dialog, tree, word_pos
 
 from pad_engine.io.conll import read_conll
+from pad_gui.parse_items import CHANGED_ARC
 
 pytestmark = pytest.mark.usefixtures("isolated_settings")
 window = test_gui_app.window
@@ -145,6 +146,7 @@ def test_reopening_the_project_keeps_tags_and_relations(qtbot, tiny_model, sampl
     qtbot.waitUntil(second.decoded_current, timeout=30000)
     assert second.session.tags(0)[1] == "NNS" and second.session.rels(0)[1] == "nsubj"
     assert tags_of(second)[1] == "NNS"
+    assert [a.dep for a in second.scene.arcs if a.base == CHANGED_ARC] == [2]  # its relation
     click_node(qtbot, second, COMMITTEE)
     assert second.editor.tag_edit.text() == "NNS" and second.editor.rel_edit.text() == "nsubj"
     first.close()

@@ -65,6 +65,12 @@ ACTIONS: tuple[Action, ...] = (
     Action("redo", "&Redo", "redo it", ("Ctrl+Shift+Z", "Ctrl+Y"), "Edit"),
     Action("relabel", "Re&label Node", "type the selected node's new label, Enter to apply",
            ("F2",), "Edit", 1),
+    Action("edit-tag", "Edit &Tag", "type the selected word's POS tag (a preterminal, or "
+           "a phrase's head word; or double-click the tag), Enter to apply: the candidates "
+           "are decoded again", ("T",), "Edit", 1, TREE),
+    Action("edit-relation", "Edit Relati&on",
+           "type the relation (DEPREL) of the selected word's arc (or double-click the word "
+           "or the arc), Enter to apply", ("R",), "Edit", 1, TREE),
     Action("delete", "&Delete Node", "remove the selected phrase; its children move up",
            ("Del",), "Edit", 1, TREE),
     Action("insert", "&Insert Node…", "a new phrase over the selected adjacent siblings",
@@ -133,7 +139,9 @@ GESTURES: tuple[tuple[str, str], ...] = (
     ("Left/Right, Up, Enter, Escape (re-attaching)", "the next word, the word's own head; "
                                                      "attach; cancel"),
     ("click, Ctrl+click", "select a node, add adjacent siblings"),
-    ("drag a word onto a word", "re-attach it there (re-decodes the tree)"),
+    ("drag a word onto a word", "re-attach it there (re-decodes the tree); its relation "
+                                "is proposed in the relation box: Enter confirms"),
+    ("double-click a tag, a word or an arc", "edit the tag, or the word's relation"),
     ("Ctrl+wheel, drag the background", "zoom, pan"),
 )
 

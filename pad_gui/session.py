@@ -36,7 +36,7 @@ from pad_gui.store import Detached, ProjectStore, sentence_keys
 
 EDITED = "edited"  # not corrected yet, but the annotator changed something
 FROM_FILE = "from file"  # the tree a Penn or .psd file gave it, untouched
-EDIT_KINDS = ("pick", "relabel", "insert", "delete", "head", "reattach")
+EDIT_KINDS = ("pick", "relabel", "insert", "delete", "head", "reattach", "tag", "relation")
 IDLE_CAP = 300.0  # seconds: a longer pause on one sentence counts as a break, not work
 
 Decoded = list[Candidate] | PadError
@@ -44,12 +44,16 @@ Decoded = list[Candidate] | PadError
 
 @dataclass(frozen=True)
 class View:
-    """What the annotator has made of one sentence: its d-parse, the candidate picked, and
-    the edited tree (None while the picked candidate is shown unchanged)."""
+    """What the annotator has made of one sentence: its d-parse, the candidate picked, the
+    edited tree (None while the picked candidate is shown unchanged), and the POS tags and
+    relations (DEPREL) when the annotator changed them (None: the file's). Tags are model
+    input, and so are relations for a model that reads them: both are in the decode key."""
 
     heads: tuple[int, ...]
     chosen: int = 0
     tree: LexNode | None = None
+    tags: tuple[str, ...] | None = None
+    rels: tuple[str, ...] | None = None
 
 
 @dataclass(frozen=True)
@@ -111,8 +115,9 @@ class Session:
                 self.records[idx] = Record(None, saved.status, saved.seconds)
                 continue
             heads = tuple(saved.heads) if saved.heads else tuple(self.sentences[idx].heads)
-            self.records[idx] = Record(View(heads, saved.chosen, saved.tree), saved.status,
+            self.records[idx] = Record(_saved_view(heads, saved), saved.status,
                                        saved.seconds, _accepted(saved))
+        self._relations: dict | None = None  # the file's relation counts, made when asked
         store.set_meta("treebank", str(path))
 
     def __len__(self) -> int:
@@ -135,13 +140,40 @@ class Session:
         candidate, or the file's own tree when it has one."""
         return View(tuple(self.sentences[idx].heads), 0, self.from_file.get(idx))
 
-    def key(self, idx: int, view: View | None = None) -> tuple[int, int, tuple[int, ...]]:
-        """The decode request for the sentence under its current (or given) d-parse."""
-        return self.serial, idx, (view or self.view(idx)).heads
+    def key(self, idx: int, view: View | None = None) -> tuple:
+        """The decode request for the sentence under its current (or given) view: serial,
+        index, heads, tags and relations (the last two None while the file's)."""
+        view = view or self.view(idx)
+        return self.serial, idx, view.heads, view.tags, view.rels
 
-    def with_heads(self, idx: int, heads: tuple[int, ...]) -> DepSentence:
-        """The sentence with a (possibly corrected) d-parse, everything else kept."""
-        return dataclasses.replace(self.sentences[idx], heads=list(heads))
+    def tags(self, idx: int, view: View | None = None) -> list[str]:
+        """The sentence's POS tags as the annotator left them."""
+        tags = (view or self.view(idx)).tags
+        return list(tags) if tags is not None else list(self.sentences[idx].tags)
+
+    def rels(self, idx: int, view: View | None = None) -> list[str]:
+        """The sentence's relations (DEPREL) as the annotator left them."""
+        rels = (view or self.view(idx)).rels
+        return list(rels) if rels is not None else list(self.sentences[idx].rels)
+
+    def as_viewed(self, idx: int, view: View | None = None) -> DepSentence:
+        """The sentence with the annotator's heads, tags and relations: what is decoded and
+        exported."""
+        view = view or self.view(idx)
+        return dataclasses.replace(self.sentences[idx], heads=list(view.heads),
+                                   tags=self.tags(idx, view), rels=self.rels(idx, view))
+
+    def propose_relation(self, idx: int, view: View, dep: int) -> tuple[str, str] | None:
+        """A relation for word ``dep``'s arc in ``view`` and why: the most frequent one for
+        its (dependent tag, head tag, direction) among the file's arcs as read, backing off
+        as ``edits.propose_relation`` says; None when the file has no relations. These
+        counts, not the text pipeline's labeler, because they are always there: the
+        labeler is loaded only while a text file is read, and a text file's relations are
+        the ones it predicted."""
+        if self._relations is None:
+            self._relations = edits.relation_table(self.sentences)
+        key = edits.arc_key(self.tags(idx, view), dep, view.heads[dep - 1])
+        return edits.propose_relation(self._relations, key)
 
     def decoded(self, idx: int, view: View | None = None) -> Decoded | None:
         return self.cache.get(self.key(idx, view))
@@ -185,7 +217,7 @@ class Session:
         them node by node would recurse as deep as a tree nests)."""
         view, first = self.view(idx), self.first_view(idx)
         return view.heads != first.heads or view.chosen != first.chosen or \
-            view.tree is not first.tree
+            view.tree is not first.tree or view.tags is not None or view.rels is not None
 
     def marks(self, idx: int) -> tuple[Counter, Counter]:
         """The brackets of the tree on screen to mark: those of the picked candidate not in
@@ -238,9 +270,9 @@ class Session:
                     self._save_status(idx)
         old, self.cache = self.cache, DecodedCache()
         for key in list(old):  # only the corrected ones are unpacked
-            _, idx, heads = key
+            _, idx, *rest = key
             if self.is_corrected(idx):
-                self.cache[serial, idx, heads] = old[key]
+                self.cache[(serial, idx, *rest)] = old[key]
         self.serial = serial
 
     def pin_heads(self, idx: int) -> None:
@@ -252,6 +284,7 @@ class Session:
         """Give untouched sentences the arcs (heads, relations) a new parser predicted; their
         candidates are decoded again. Returns the indices whose heads changed."""
         changed = []
+        self._relations = None  # counted again from the new relations when asked
         for idx, (heads, rels) in arcs.items():
             if self.state(idx) != MACHINE:
                 continue  # the annotator's work is never replaced
@@ -271,8 +304,7 @@ class Session:
         for idx in sorted(i for i, r in self.records.items() if r.status == CORRECTED):
             tree = self.shown_tree(idx)
             if tree is not None:
-                sent = self.sentences[idx]
-                out.append((tree, sent.forms, sent.rels))
+                out.append((tree, self.sentences[idx].forms, self.rels(idx)))
         return out
 
     def labeled_share(self) -> float:
@@ -298,7 +330,8 @@ class Session:
     def _save_view(self, idx: int) -> None:
         view, record = self.view(idx), self.record(idx)
         self.store.save_view(self.keys[idx], idx, self._words[idx], view.chosen,
-                             list(view.heads), view.tree, record.kept, self._penn(idx))
+                             list(view.heads), view.tree, record.kept, self._penn(idx),
+                             _listed(view.tags), _listed(view.rels))
 
     def _save_status(self, idx: int) -> None:
         record = self.record(idx)
@@ -321,7 +354,7 @@ class Session:
                 len(saved.tree.preterminals()) != n):
             return f"it has {len(item.words.split())} words, sentence {idx + 1} has {n}"
         heads = tuple(saved.heads) if saved.heads else tuple(self.sentences[idx].heads)
-        self._update(idx, view=View(heads, saved.chosen, saved.tree), status=saved.status,
+        self._update(idx, view=_saved_view(heads, saved), status=saved.status,
                      kept=_accepted(saved))
         self._save_view(idx)
         self._save_status(idx)
@@ -359,3 +392,15 @@ class Session:
 def _accepted(saved: SavedSentence) -> LexNode | None:
     """The tree a corrected row was accepted with, as accepted (an edited one has its own)."""
     return saved.kept if saved.status == CORRECTED and saved.tree is None else None
+
+
+def _saved_view(heads: tuple[int, ...], saved: SavedSentence) -> View:
+    return View(heads, saved.chosen, saved.tree, _tupled(saved.tags), _tupled(saved.rels))
+
+
+def _tupled(values: list[str] | None) -> tuple[str, ...] | None:
+    return tuple(values) if values is not None else None
+
+
+def _listed(values: tuple[str, ...] | None) -> list[str] | None:
+    return list(values) if values is not None else None

@@ -50,14 +50,16 @@ CREATE TABLE IF NOT EXISTS sentence (
     tree TEXT,
     penn TEXT,
     seconds REAL NOT NULL DEFAULT 0,
-    kept TEXT
+    kept TEXT,
+    tags TEXT,
+    rels TEXT
 );
 """
 SCHEMA = SENTENCE_TABLE + """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS detached (
     id INTEGER PRIMARY KEY,
-    key, idx, words, status, chosen, heads, tree, penn, seconds, kept,
+    key, idx, words, status, chosen, heads, tree, penn, seconds, kept, tags, rels,
     why TEXT NOT NULL,
     at REAL NOT NULL,
     applied TEXT
@@ -88,7 +90,12 @@ CONTINUED = "continued"
 BUNDLED = 0  # the version id of the model the app started with
 
 SCHEMA_VERSION = "2"  # 1: rows keyed by position; 2: by sentence identity, flat trees
-ROW_COLUMNS = "key, idx, words, status, chosen, heads, tree, penn, seconds, kept"
+V1_COLUMNS = "key, idx, words, status, chosen, heads, tree, penn, seconds, kept"
+ROW_COLUMNS = V1_COLUMNS + ", tags, rels"  # the annotator's tags and relations added later
+
+
+def _json_or_none(value: object) -> str | None:
+    return json.dumps(value) if value is not None else None
 
 
 def sentence_keys(sent_ids: Sequence[str | None], words: Sequence[str]) -> list[str]:
@@ -161,9 +168,14 @@ class ProjectStore:
                 self.db.execute("ALTER TABLE sentence ADD COLUMN kept TEXT")  # older still
             if self._columns("event") and "key" not in self._columns("event"):
                 self.db.execute("ALTER TABLE event ADD COLUMN key TEXT")
-            for column in ("against INTEGER", "against_f1 REAL"):
-                if column.split()[0] not in self._columns("model_version"):
-                    self.db.execute(f"ALTER TABLE model_version ADD COLUMN {column}")
+            for table, column in (("model_version", "against INTEGER"),
+                                  ("model_version", "against_f1 REAL"),
+                                  ("sentence", "tags TEXT"), ("sentence", "rels TEXT"),
+                                  ("detached", "tags"), ("detached", "rels")):
+                if table == "sentence" and self._legacy():
+                    continue  # version 1's table is rebuilt with them (:meth:`_migrate`)
+                if column.split()[0] not in self._columns(table):
+                    self.db.execute(f"ALTER TABLE {table} ADD COLUMN {column}")
             self.db.execute("INSERT OR IGNORE INTO meta VALUES ('schema', ?)",
                             (SCHEMA_VERSION if not self._legacy() else "1",))
 
@@ -265,11 +277,14 @@ class ProjectStore:
                     (key, idx, words, *columns.values()))
 
     def save_view(self, key: str, idx: int, words: str, chosen: int, heads: list[int],
-                  tree: LexNode | None, kept: LexNode | None, penn: str | None) -> None:
-        """Write what the annotator made of a sentence (not its status or time)."""
+                  tree: LexNode | None, kept: LexNode | None, penn: str | None,
+                  tags: list[str] | None = None, rels: list[str] | None = None) -> None:
+        """Write what the annotator made of a sentence (not its status or time); ``tags``
+        and ``rels`` None: the file's."""
         self._upsert(key, idx, words, {"chosen": chosen, "heads": json.dumps(heads),
                                        "tree": tree_text(tree), "kept": tree_text(kept),
-                                       "penn": penn})
+                                       "penn": penn, "tags": _json_or_none(tags),
+                                       "rels": _json_or_none(rels)})
 
     def save_heads(self, key: str, idx: int, words: str, heads: list[int]) -> None:
         """Write a sentence's arcs only (they stay when a new parser predicts the file)."""
@@ -311,7 +326,8 @@ class ProjectStore:
         if self._legacy() and not self.read_only:
             self._migrate(keys, words)
         if self._legacy():
-            rows = [(keys[i], i, *row[1:]) for i, row in self._legacy_rows(words) if i is not None]
+            rows = [(keys[i], i, *row[1:], None, None) for i, row in self._legacy_rows(words)
+                    if i is not None]
         else:
             rows = self.db.execute(f"SELECT {ROW_COLUMNS} FROM sentence").fetchall()
         where = {k: i for i, k in enumerate(keys)}
@@ -383,12 +399,12 @@ class ProjectStore:
             self.db.execute(SENTENCE_TABLE)
             for target, (idx, text, *rest) in mapped:
                 if target is None:
-                    self.db.execute(f"INSERT INTO detached ({ROW_COLUMNS}, why, at) VALUES "
+                    self.db.execute(f"INSERT INTO detached ({V1_COLUMNS}, why, at) VALUES "
                                     "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                                     (f"v1:{idx}", idx, text, *rest,
                                      "its sentence is no longer in the file", time.time()))
                     continue
-                self.db.execute(f"INSERT INTO sentence ({ROW_COLUMNS}) VALUES "
+                self.db.execute(f"INSERT INTO sentence ({V1_COLUMNS}) VALUES "
                                 "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                                 (keys[target], target, text, *rest))
                 self.db.execute("UPDATE event SET key = ? WHERE idx = ? AND key IS NULL",
@@ -405,8 +421,8 @@ class ProjectStore:
         out = []
         for row in self.db.execute(f"SELECT id, {ROW_COLUMNS}, why, applied FROM detached "
                                    "ORDER BY id").fetchall():
-            rid, _, _, words, status, *rest = row[:11]
-            penn, why, applied = row[8], row[11], row[12]
+            rid, _, _, words, status, *rest = row[:13]
+            penn, why, applied = row[8], row[13], row[14]
             try:
                 n = len(str(words).split())
                 saved = saved_sentence((status, *rest), n)

@@ -82,6 +82,7 @@ class MainWindow(QMainWindow):
         self.undo = UndoStacks(self.undo_group, w.apply)
         self._build_widgets()
         self.editor = TreeEditor(w, self.scene, self.view, self.label_edit)
+        self.editor.add_fields(self.edit_row)
         self.quality = QualityViews(self)
         self.scene.selectionChanged.connect(self._on_node_selection)
         self.qactions: dict[str, QAction] = {}
@@ -142,7 +143,7 @@ class MainWindow(QMainWindow):
         lay = QVBoxLayout(center)
         lay.setContentsMargins(4, 4, 4, 4)
         lay.addWidget(self.title)
-        row = QHBoxLayout()
+        self.edit_row = row = QHBoxLayout()
         row.addWidget(QLabel("Label:"))
         row.addWidget(self.label_edit, 1)
         lay.addLayout(row)
@@ -193,6 +194,8 @@ class MainWindow(QMainWindow):
             "consistency": self.quality.show_consistency,
             "quit": self.close,
             "relabel": ed.focus_label,
+            "edit-tag": ed.focus_tag,
+            "edit-relation": ed.focus_relation,
             "delete": ed.delete_node,
             "insert": ed.insert_node,
             "make-head": ed.make_head,
@@ -334,10 +337,11 @@ class MainWindow(QMainWindow):
         tree = s.shown_tree(idx)
         diff, edited = s.marks(idx)
         changed = {m for m, (a, b) in enumerate(zip(view.heads, sent.heads), 1) if a != b}
+        changed |= {m for m, (a, b) in enumerate(zip(s.rels(idx), sent.rels), 1) if a != b}
         lifted = {}
         if isinstance(decoded, list) and decoded and view.tree is None:
             lifted = {lift.dependent: lift.new_head for lift in decoded[0].lifted}
-        self.scene.show_sentence(sent.forms, sent.tags, list(view.heads), sent.rels, tree,
+        self.scene.show_sentence(sent.forms, s.tags(idx), list(view.heads), s.rels(idx), tree,
                                  diff, changed, lifted, edited)
         self.workspace.choosing.show(sent.forms, view.heads)
         if select is not None:

@@ -202,6 +202,19 @@ def test_corrected_arc_rewrites_only_head_deprel_and_the_basic_arc_in_deps():
     assert again.rels[0] == "expl"
 
 
+def test_corrected_tag_is_written_where_tags_are_read():
+    (sent,) = parse_conll(CONLLU).sentences
+    sent.tags[0] = "PRP$"  # XPOS, where the tags were read from
+    sent.tags[3] = "VERB"  # its UPOS already: nothing to write
+    new = format_sentence(sent).split("\n")
+    assert new[3] == "1\tI\tI\tPRON\tPRP$\tCase=Nom\t4\tnsubj\t4:nsubj\t_"
+    assert new[:3] + new[4:] == CONLLU.split("\n")[:3] + CONLLU.split("\n")[4:-1]
+    assert parse_conll("\n".join(new) + "\n").sentences[0].tags[0] == "PRP$"
+    sent.tags[0] = "A\tB"
+    with pytest.raises(ValueError):
+        format_sentence(sent)
+
+
 def test_sentence_from_scratch_is_written_as_conllx():
     sent = DepSentence(["Dogs", "bark"], ["NNS", "VBP"], [2, 0], ["nsubj", "root"])
     assert format_conllx(sent.forms, sent.tags, sent.heads, sent.rels) == (

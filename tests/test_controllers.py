@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import threading
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
-from pad_engine.api import Model, PadError, RuleBasedEngine, edits, read_conll
+from pad_engine.api import LexNode, Model, PadError, RuleBasedEngine, edits, read_conll
+from pad_gui.controllers import layers
 from pad_gui.controllers.engine import BACKGROUND, NOW, SOON, EngineThread
 from pad_gui.controllers.models import ModelVersions
 from pad_gui.controllers.projects import MAX_RECENT, Projects, default_project_path
@@ -20,6 +22,7 @@ from pad_gui.controllers.timekeeping import TimeKeeper
 from pad_gui.controllers.workspace import Step, Workspace
 from pad_gui.session import IDLE_CAP, Session
 from pad_gui.store import BUNDLED, SCRATCH, ProjectStore
+from pad_gui.store_rows import saved_sentence
 from pad_gui.worker import Worker
 
 WAIT = 120.0  # seconds: a safety net for a loaded machine, never a measured limit
@@ -187,20 +190,73 @@ def test_reattach_is_refused_done_at_once_or_waits_for_its_decode(session):
     other = next(h for h in range(1, len(heads) + 1)
                  if h not in (child, heads[child - 1]) and heads[h - 1] != child)
     waiting = machine.ask(session, 0, child, other)
+    assert machine.wait(session, waiting, "reattach", "Re-attach") is waiting
     assert isinstance(waiting, Change)
     assert machine.pending is waiting
     assert waiting.after.heads[child - 1] == other
     assert waiting.before == session.view(0)
     assert machine.ask(session, 0, child, root) is None  # one at a time
-    assert machine.decoded(0, tuple(heads)) is None  # another decode of the sentence
-    assert machine.decoded(0, waiting.after.heads) is waiting
+    assert machine.decoded(session, session.key(0)) is None  # another decode of the sentence
+    assert machine.decoded(session, session.key(0, waiting.after)) is waiting
     assert machine.pending is None
     session.cache[session.key(0, waiting.after)] = []  # that d-parse is decoded now
     again = machine.ask(session, 0, child, other)
     assert again == waiting
+    assert machine.wait(session, again, "reattach", "") is again
     assert machine.pending is None
     machine.forget()
     assert machine.pending is None
+
+
+def test_reattached_word_gets_the_files_most_frequent_relation(session):
+    """'on' (IN) moved under 'budget' (NN), rightward: the sample's IN arcs under NN to their
+    right are NMOD, so its VMOD goes."""
+    sent = session.sentences[0]  # The committee approved the new budget on Tuesday .
+    on, budget = sent.forms.index("on") + 1, sent.forms.index("budget") + 1
+    assert sent.rels[on - 1] == "VMOD"
+    change = Reattach().ask(session, 0, on, budget)
+    assert change.after.rels[on - 1] == "NMOD"
+    rel, why = session.propose_relation(0, change.after, on)
+    assert rel == "NMOD"
+    assert "IN under NN, right" in why
+
+
+def test_tag_and_relation_edits_change_the_view_and_survive_reopening(session, sample,
+                                                                      tmp_path):
+    tree = edits.relabel(LexNode("S", [LexNode("NN", [], 0, i) for i in range(9)], 2),
+                         (), "S-TPC-1")
+    session.set_view(0, replace(session.view(0), tree=tree))
+    change = layers.tag_change(session, 0, 2, "NNS")
+    assert change.after.tags[1] == "NNS"
+    assert change.after.tree.children[1].label == "NNS"
+    assert change.after.tree.label == "S-TPC-1"  # the function tag and index stay
+    assert layers.tag_change(session, 0, 2, "NN") is None  # its tag already
+    assert "Cannot change the tag" in layers.tag_change(session, 0, 2, "N N")
+    session.set_view(0, change.after)
+    rel = layers.relation_change(session, 0, 2, "nsubj")
+    assert rel.after.rels[1] == "nsubj"
+    assert rel.after.tags == change.after.tags
+    assert "Cannot change the relation" in layers.relation_change(session, 0, 2, "a\tb")
+    session.set_view(0, rel.after)
+    assert session.key(0)[3:] == (rel.after.tags, rel.after.rels)  # decoded under them
+    assert session.as_viewed(0).tags[1] == "NNS"
+    assert session.changed(0)
+    session.store.close()
+    again = Session(sample, read_conll(sample), ProjectStore(tmp_path / "p.padproject"))
+    assert again.view(0).tags == rel.after.tags
+    assert again.rels(0)[1] == "nsubj"
+    session.store = again.store  # the fixture closes this one
+
+
+def test_stored_tags_and_relations_are_read_as_untrusted_input():
+    fields = ("machine", 0, "[2, 0]", None, None, 0.0, None)
+    assert saved_sentence((*fields, '["DT", "NN"]', None), 2).tags == ["DT", "NN"]
+    for bad in ('["DT"]', '["DT", "N N"]', '["DT", 3]', '{"a": 1}', '["DT", "' + "X" * 200 +
+                '"]', '["DT", "\\u0007"]'):
+        with pytest.raises((ValueError, TypeError)):
+            saved_sentence((*fields, bad, None), 2)
+        with pytest.raises((ValueError, TypeError)):
+            saved_sentence((*fields, None, bad), 2)
 
 
 def test_choosing_a_new_head_by_keyboard_without_a_window():

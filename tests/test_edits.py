@@ -5,14 +5,21 @@ from __future__ import annotations
 import pytest
 from guikit import head_marked
 
+from pad_engine.trees.deptree import DepSentence
 from pad_engine.trees.edits import (
+    arc_key,
     brackets,
+    check_relation,
     delete_node,
     insert_node,
     new_brackets,
     node_at,
     phrases,
+    propose_relation,
+    reattach,
     relabel,
+    relation_table,
+    retag,
     set_head_child,
 )
 from pad_engine.trees.lextree import LexNode, induced_heads, to_line
@@ -56,7 +63,7 @@ def test_relabel_copies(tree):
                      ("(X", "spaces or brackets"), ("@S", "reserved for binarization")):
         with pytest.raises(ValueError, match=why):
             relabel(t, (0, 0), bad)
-    with pytest.raises(ValueError, match="POS tags"):
+    with pytest.raises(ValueError, match="POS tag"):
         relabel(t, (0, 0, 0), "NN")
 
 
@@ -160,3 +167,35 @@ def test_brackets_and_new_brackets(tree):
     assert new_brackets(t, t) == set()
     unary = insert_node(t, (0,), 0, 0, "NP")  # a repeated NP over the same span counts
     assert new_brackets(t, unary) == {("NP", 0, 2)}
+
+
+def test_function_tags_and_indices_survive_relabel_retag_and_reattach(tree):
+    t, words = tree
+    t = relabel(relabel(t, (0, 0), "NP-SBJ-1"), (0, 1, 2), "PP-LOC")
+    t = retag(t, 5, "NNS")
+    assert node_at(t, (0, 1, 1, 1)).label == "NNS"
+    t = reattach(t, 7, 6)  # "in the garden" now under "cat"
+    written = line(t, words)
+    assert "(NP-SBJ-1 (DT The)" in written and "(PP-LOC (IN in)" in written
+    assert "(NNS cat)" in written
+    with pytest.raises(ValueError):
+        retag(t, 99, "NN")
+    with pytest.raises(ValueError):
+        retag(t, 0, "D T")
+
+
+def test_relation_proposed_from_the_files_counts_with_back_off():
+    sents = [DepSentence(["a", "b", "c"], ["DT", "NN", "VB"], [2, 3, 0],
+                         ["det", "nsubj", "root"]),
+             DepSentence(["a", "b"], ["DT", "NN"], [2, 0], ["_", "root"])]
+    table = relation_table(sents)
+    assert propose_relation(table, arc_key(["DT", "NN"], 1, 2)) == \
+        ("det", "1 of 1 arcs of DT under NN, left")
+    assert propose_relation(table, ("DT", "VB", "left"))[0] == "det"  # tag and direction
+    assert propose_relation(table, ("DT", "VB", "right"))[0] == "det"  # the tag alone
+    assert propose_relation(table, ("JJ", "NN", "left")) is None
+    assert arc_key(["DT", "NN"], 2, 0) == ("NN", "ROOT", "root")
+    assert check_relation(" nmod:poss ") == "nmod:poss"
+    for bad in ("", "a b", "a\tb"):
+        with pytest.raises(ValueError):
+            check_relation(bad)

@@ -34,7 +34,7 @@ def row(project, key: str) -> tuple | None:
 
 SENTENCE = ("key TEXT{key}, idx INTEGER, words TEXT NOT NULL, status TEXT NOT NULL DEFAULT "
             "'machine', chosen INTEGER NOT NULL DEFAULT 0, heads TEXT, tree TEXT, penn TEXT, "
-            "seconds REAL NOT NULL DEFAULT 0, kept TEXT{check}")
+            "seconds REAL NOT NULL DEFAULT 0, kept TEXT, tags TEXT, rels TEXT{check}")
 
 
 def rebuilt(key: str = " PRIMARY KEY", check: str = "") -> str:

@@ -117,6 +117,10 @@ def test_a_whole_correction_with_the_keyboard_only(qtbot, tiny_model, sample, mo
     qtbot.waitUntil(lambda: window.session.view(LONG).heads[dep - 1] == grandparent,
                     timeout=30000)
     qtbot.waitUntil(window.decoded_current, timeout=30000)
+    # the re-attached arc's relation is proposed in the relation box: Enter confirms it
+    assert QApplication.focusWidget() is window.editor.rel_edit
+    press(qtbot, window, Qt.Key_Return)
+    assert QApplication.focusWidget() is window.view
 
     # relabel the top phrase: select it, F2, type, Enter
     top = (0,)

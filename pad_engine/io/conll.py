@@ -324,9 +324,10 @@ def format_sentence(sent: DepSentence) -> str:
     Original lines are written back unchanged, except that on word lines whose HEAD or
     DEPREL differs from ``sent.heads`` / ``sent.rels`` (a corrected arc) those two columns are
     regenerated, and the CoNLL-U DEPS column's copy of the basic arc with them (its other,
-    enhanced arcs stay); comments, ranges, empty nodes and the other columns are kept.
-    Changes to forms or tags are not written back. A sentence without lines is written
-    with ``format_conllx``.
+    enhanced arcs stay); a tag in neither UPOS nor XPOS (a corrected tag) is written where
+    ``read_conll``'s default reads tags, XPOS unless it is "_"; comments, ranges, empty nodes
+    and the other columns are kept. Changes to forms are not written back. A sentence
+    without lines is written with ``format_conllx``.
     """
     if not sent.lines:
         return format_conllx(sent.forms, sent.tags, sent.heads, sent.rels)
@@ -344,6 +345,13 @@ def format_sentence(sent: DepSentence) -> str:
             continue  # counted for the error below
         head = str(heads[k - 1])
         rel = rels[k - 1] if rels else cols[7]
+        tag = sent.tags[k - 1] if len(sent.tags) == len(heads) else cols[4]
+        if tag not in (cols[3], cols[4]):
+            _check_field(tag)
+            cols[4 if cols[4] != "_" else 3] = tag
+            if out is None:
+                out = list(sent.lines)
+            out[j] = "\t".join(cols)
         if cols[6] != head or cols[7] != rel:
             _check_field(rel)
             if len(cols) > 8 and ":" in cols[8]:  # CoNLL-U DEPS holds the basic arc too

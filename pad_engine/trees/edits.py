@@ -10,7 +10,7 @@ annotator.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Sequence
 
 from pad_engine.trees.binarize import reserved
 from pad_engine.trees.lextree import LexNode, induced_heads
@@ -59,14 +59,83 @@ def _check_label(label: str) -> str:
 
 
 def relabel(root: LexNode, path: Path, label: str) -> LexNode:
-    """The tree with the phrase at ``path`` relabeled (POS tags come from the treebank and
-    are not edited here)."""
+    """The tree with the phrase at ``path`` relabeled, the label kept as typed (function
+    tags and indices such as ``NP-SBJ-1`` included). A POS tag is the word's tag, which the
+    d-parse holds too: it changes through :func:`retag`."""
     label = _check_label(label)
     new, node = _copy_to(root, path)
     if node.word >= 0:
-        raise ValueError("POS tags are part of the input and cannot be relabeled")
+        raise ValueError("a POS tag is the word's tag: edit it as the word's tag")
     node.label = label
     return new
+
+
+def check_tag(tag: str) -> str:
+    """``tag`` stripped, or ValueError: a tag is a Penn label and a CoNLL column both."""
+    return _check_label(tag)
+
+
+def check_relation(rel: str) -> str:
+    """``rel`` stripped, or ValueError unless it can be a CoNLL DEPREL column."""
+    rel = rel.strip()
+    if not rel:
+        raise ValueError("a relation cannot be empty")
+    if not rel.isprintable() or any(c.isspace() for c in rel):
+        raise ValueError(f"a relation cannot contain spaces or control characters: {rel!r}")
+    return rel
+
+
+def retag(root: LexNode, word: int, tag: str) -> LexNode:
+    """The tree with word ``word``'s (0-based) preterminal labeled ``tag``; the phrases,
+    function tags and all, stay as they are."""
+    tag = check_tag(tag)
+    new = root.copy()
+    leaf = next((p for p in new.preterminals() if p.word == word), None)
+    if leaf is None:
+        raise ValueError(f"the tree has no word {word + 1}")
+    leaf.label = tag
+    return new
+
+
+RelationKey = tuple[str, str, str]  # dependent's tag, head's tag ("ROOT" for 0), direction
+
+
+def relation_table(sentences: Iterable) -> dict[RelationKey, Counter[str]]:
+    """How often each DEPREL labels an arc of each (dependent tag, head tag, direction) in
+    ``sentences`` (``DepSentence``s); words without a relation ("_") are not counted."""
+    table: dict[RelationKey, Counter[str]] = {}
+    for sent in sentences:
+        for m, (h, rel) in enumerate(zip(sent.heads, sent.rels), 1):
+            if rel not in ("", "_"):
+                key = arc_key(sent.tags, m, h)
+                table.setdefault(key, Counter())[rel] += 1
+    return table
+
+
+def arc_key(tags: Sequence[str], dep: int, head: int) -> RelationKey:
+    """The key of the arc ``head`` -> ``dep`` (1-based, 0 the root) in :func:`relation_table`."""
+    if head == 0:
+        return tags[dep - 1], "ROOT", "root"
+    return tags[dep - 1], tags[head - 1], "left" if dep < head else "right"
+
+
+def propose_relation(table: dict[RelationKey, Counter[str]], key: RelationKey
+                     ) -> tuple[str, str] | None:
+    """The most frequent relation for ``key`` and what it was counted over; backing off to
+    the dependent's tag and direction, then to the dependent's tag; None when nothing fits."""
+    dep_tag, head_tag, way = key
+    tiers = ((lambda k: k == key, f"{dep_tag} under {head_tag}, {way}"),
+             (lambda k: (k[0], k[2]) == (dep_tag, way), f"{dep_tag}, {way}"),
+             (lambda k: k[0] == dep_tag, f"{dep_tag}"))
+    for fits, what in tiers:
+        counts: Counter[str] = Counter()
+        for k, c in table.items():
+            if fits(k):
+                counts.update(c)
+        if counts:
+            rel, n = counts.most_common(1)[0]
+            return rel, f"{n} of {sum(counts.values())} arcs of {what}"
+    return None
 
 
 def delete_node(root: LexNode, path: Path) -> LexNode:

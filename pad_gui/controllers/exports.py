@@ -37,14 +37,15 @@ def proposed(source: Path | None, name: str) -> str:
 def penn_job(session: Session, path: str, corrected_only: bool
              ) -> Callable[[Engine], tuple[int, list[str]]]:
     """A job writing, for every (or every corrected) sentence, its edited tree or picked
-    candidate; a sentence without a tree gets an empty line so that lines stay aligned with
-    sentences. The job returns the number of trees written and the problems."""
+    candidate (with the annotator's tags: an edited tree carries them, a candidate is
+    decoded under them); a sentence without a tree gets an empty line so that lines stay
+    aligned with sentences. The job returns the number of trees written and the problems."""
     todo = []
     for i in range(len(session)):
         if corrected_only and not session.is_corrected(i):
             continue
         view = session.view(i)
-        todo.append((session.with_heads(i, view.heads), session.shown_tree(i, view),
+        todo.append((session.as_viewed(i, view), session.shown_tree(i, view),
                      view.chosen))
 
     def job(engine: Engine) -> tuple[int, list[str]]:
@@ -78,12 +79,12 @@ def penn_message(what: str, result: tuple[int, list[str]] | Exception) -> str:
 
 
 def write_dependencies(session: Session, path: str) -> str:
-    """Write the treebank with the corrected arcs (all else byte-exact, DEPS following
-    HEAD and DEPREL); says what it did."""
+    """Write the treebank with the corrected arcs, relations and tags (all else byte-exact,
+    DEPS following HEAD and DEPREL); says what it did."""
     refuse_input(session, path)
     sentences = []
     for i in range(len(session)):
-        sent = session.with_heads(i, session.view(i).heads)
+        sent = session.as_viewed(i)
         sent.rels = root_relations(session.sentences[i].heads, sent.heads, sent.rels)
         sentences.append(sent)
     changed = sum(session.arcs_changed(i) for i in range(len(session)))

@@ -79,7 +79,7 @@ def adapt_work(session: Session, corrected: list[int], untouched: list[int],
     """The work of one run: reports Adapted and FoldDone;
     returns (comparison, predictions of ``untouched``); the adapted parser is written to
     ``candidate`` (so that putting it in use is a rename, not seconds of writing)."""
-    sentences = [session.with_heads(i, session.view(i).heads) for i in corrected]
+    sentences = [session.as_viewed(i) for i in corrected]  # corrected heads and tags
     earlier = adapted_keys(session)
     adapted_on = None if earlier is None else {
         n for n, i in enumerate(corrected) if session.keys[i] in earlier}

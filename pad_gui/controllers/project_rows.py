@@ -26,6 +26,8 @@ class SavedSentence:
     tree: LexNode | None
     seconds: float
     kept: LexNode | None = None  # the picked candidate a corrected sentence was accepted with
+    tags: list[str] | None = None  # the annotator's POS tags (None: the file's)
+    rels: list[str] | None = None  # the annotator's relations, DEPREL (None: the file's)
 
 
 # -- trees: a flat pre-order list, written and read without recursion ---------------------
@@ -111,9 +113,10 @@ def is_int(v: object) -> bool:
 
 
 def saved_sentence(fields: Sequence[object], n: int) -> SavedSentence:
-    """A row's status, chosen, heads, tree, penn, seconds and kept, checked against a
-    sentence of ``n`` words (ValueError/TypeError naming what is wrong)."""
-    status, chosen, heads, tree, _, seconds, kept = fields
+    """A row's status, chosen, heads, tree, penn, seconds, kept, tags and rels (the last two
+    absent from older rows), checked against a sentence of ``n`` words (ValueError/TypeError
+    naming what is wrong)."""
+    status, chosen, heads, tree, _, seconds, kept, tags, rels = (*fields, None, None)[:9]
     if status not in STATUSES:
         raise ValueError(f"status {str(status)[:20]!r}")
     if not is_int(chosen) or chosen < 0:
@@ -124,7 +127,24 @@ def saved_sentence(fields: Sequence[object], n: int) -> SavedSentence:
     if parsed is not None and (not isinstance(parsed, list) or len(parsed) != n or not all(
             is_int(h) and 0 <= h <= n for h in parsed)):
         raise ValueError(f"heads {str(heads)[:40]!r} do not fit a sentence of {n} words")
-    return SavedSentence(status, chosen, parsed, _tree(tree, n), float(seconds), _tree(kept, n))
+    return SavedSentence(status, chosen, parsed, _tree(tree, n), float(seconds), _tree(kept, n),
+                         _column(tags, n, "tags"), _column(rels, n, "relations"))
+
+
+LABEL_CHARS = 100  # a stored tag or relation longer than this is no tag a file had
+
+
+def _column(text: object, n: int, what: str) -> list[str] | None:
+    """A stored tag or relation column: None, or ``n`` printable labels without spaces (each
+    is written into a Penn tree and a CoNLL column as it is)."""
+    parsed = _json(text)
+    if parsed is None:
+        return None
+    if not isinstance(parsed, list) or len(parsed) != n or not all(
+            isinstance(v, str) and 0 < len(v) <= LABEL_CHARS and v.isprintable()
+            and not any(c.isspace() for c in v) for v in parsed):
+        raise ValueError(f"{what} {str(text)[:40]!r} do not fit a sentence of {n} words")
+    return parsed
 
 
 def _json(text: object) -> object:

@@ -27,8 +27,8 @@ CREATE TABLE event (id INTEGER PRIMARY KEY, idx INTEGER NOT NULL, kind TEXT NOT 
     at REAL NOT NULL, key TEXT);
 CREATE INDEX event_idx ON event (idx);
 """
-ADDED_LATER = {"sentence": {"kept"}, "event": {"key"}, "model_version": {"against",
-                                                                          "against_f1"}}
+ADDED_LATER = {"sentence": {"kept", "tags", "rels"}, "detached": {"tags", "rels"},
+               "event": {"key"}, "model_version": {"against", "against_f1"}}
 KEPT_ASIDE = "sentence_v1"  # version 1's rows after migration: kept, never written
 KNOWN_SCHEMAS = ("1", SCHEMA_VERSION)
 _WORDS = {"CREATE", "TABLE", "INDEX", "IF", "NOT", "EXISTS", "ON", "PRIMARY", "KEY", "NULL",

@@ -5,7 +5,7 @@ turns results into changes of the session's views (undo steps)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from pad_engine.api import (
     ConsistencyEntry,
@@ -58,8 +58,9 @@ def searchable(session: Session) -> tuple[list[SearchSentence], list[int]]:
         if tree is None:
             continue
         view = session.view(idx)
-        out.append(SearchSentence(tree, sent.forms, sent.tags, list(view.heads), sent.rels,
-                                  str(session.path), idx + 1, session.state(idx)))
+        out.append(SearchSentence(tree, sent.forms, session.tags(idx, view), list(view.heads),
+                                  session.rels(idx, view), str(session.path), idx + 1,
+                                  session.state(idx)))
         where.append(idx)
     return out, where
 
@@ -88,9 +89,9 @@ class SearchIndex:
                     self.flats.pop(idx, None)
                     continue
                 view = session.view(idx)
-                known = sig, Flat(SearchSentence(tree, sent.forms, sent.tags, list(view.heads),
-                                                 sent.rels, str(session.path), idx + 1,
-                                                 session.state(idx)))
+                known = sig, Flat(SearchSentence(
+                    tree, sent.forms, session.tags(idx, view), list(view.heads),
+                    session.rels(idx, view), str(session.path), idx + 1, session.state(idx)))
                 self.flats[idx] = known
             flats.append(known[1])
             where.append(idx)
@@ -151,7 +152,7 @@ def majority_changes(session: Session, finding: Finding) -> tuple[list[Change], 
             continue
         before = session.view(idx)
         heads = tuple(induced_heads(new, len(session.sentences[idx])))
-        changes.append(Change(idx, before, View(heads, before.chosen, new)))
+        changes.append(Change(idx, before, replace(before, heads=heads, tree=new)))
     return changes, refused
 
 

@@ -1,4 +1,5 @@
-"""Re-attaching a word (dragging it onto its new head) as a small state machine.
+"""Re-attaching a word (dragging it onto its new head) as a small state machine; the tag
+and relation edits wait for their decode the same way (``controllers.layers``).
 
 A re-attachment changes the d-parse, so the tree shown must fit the new arcs before the
 change can be one undo step (arcs and tree together). An edited tree keeps its edits: the
@@ -9,7 +10,8 @@ when the arcs would not form a tree (several roots count as a tree only in a sen
 had them), done at once when the tree is kept or that d-parse is decoded already, and
 otherwise waits for its decode;
 while one waits, another is ignored (the annotator sees "Re-decoding…"). A new model or
-another file forgets the waiting one.
+another file forgets the waiting one. The re-attached arc gets the relation
+``Session.propose_relation`` proposes (``proposal``), for the annotator to confirm or change.
 
 Choosing the new head with the keyboard is a state machine of its own (:class:`HeadChoice`):
 the parse view draws the choice and hands it keys.
@@ -18,7 +20,7 @@ the parse view draws the choice and hands it keys.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from pad_engine.api import edits, tree_problem
 from pad_gui.events import Event
@@ -35,15 +37,18 @@ class Change:
 
 
 class Reattach:
-    """At most one re-attachment waiting for its decode."""
+    """At most one change waiting for its decode: ``pending``, logged as ``what`` (kind and
+    undo text) once done."""
 
     def __init__(self) -> None:
         self.pending: Change | None = None
+        self.what = ("reattach", "Re-attach word")
+        self.proposal: tuple[int, str, str] | None = None  # word, relation proposed, why
 
     def ask(self, session: Session, idx: int, dep: int, head: int) -> Change | str | None:
-        """Make ``head`` the head of word ``dep`` in sentence ``idx``: the change (then
-        ``pending`` too when it waits for its decode), or why not (a str); None while
-        another change waits."""
+        """Make ``head`` the head of word ``dep`` in sentence ``idx``: the change (done at
+        once or after its decode: :meth:`wait`), or why not (a str); None while another
+        change waits."""
         if self.pending is not None:
             return None
         view = session.view(idx)
@@ -53,28 +58,43 @@ class Reattach:
         problem = tree_problem(heads, several_roots=view.heads.count(0) > 1)
         if problem is not None:
             return f"Cannot re-attach word {dep} to {head}: {problem}"
+        after = replace(view, heads=tuple(heads))
+        proposal = session.propose_relation(idx, after, dep)
+        self.proposal = None
+        if proposal is not None:
+            rels = session.rels(idx, view)
+            rels[dep - 1] = proposal[0]
+            after = replace(after, rels=tuple(rels))
+            self.proposal = (dep, *proposal)
         if view.tree is not None:
             try:
                 kept = edits.reattach(view.tree, dep, head)
             except ValueError:
                 pass  # decoded afresh below: the edits cannot be kept with this arc
             else:
-                return Change(idx, view, View(tuple(heads), view.chosen, kept))
-        change = Change(idx, view, View(tuple(heads)))
-        if session.key(idx, change.after) not in session.cache:
-            self.pending = change
+                return Change(idx, view, replace(after, tree=kept))
+        return Change(idx, view, replace(after, chosen=0, tree=None))
+
+    def wait(self, session: Session, change: Change, kind: str, text: str) -> Change | None:
+        """``change``, and ``pending`` too when its tree must come from a decode not made
+        yet; None while another change waits."""
+        if self.pending is not None:
+            return None
+        after = change.after
+        if after.tree is None and session.key(change.idx, after) not in session.cache:
+            self.pending, self.what = change, (kind, text)
         return change
 
-    def decoded(self, idx: int, heads: tuple[int, ...]) -> Change | None:
+    def decoded(self, session: Session, key: tuple) -> Change | None:
         """A decode arrived: the waiting change if it was the one it waited for."""
         change = self.pending
-        if change is not None and change.idx == idx and change.after.heads == heads:
+        if change is not None and session.key(change.idx, change.after) == key:
             self.pending = None
             return change
         return None
 
     def forget(self) -> None:
-        self.pending = None
+        self.pending = self.proposal = None
 
 
 class HeadChoice:

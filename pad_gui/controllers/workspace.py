@@ -11,7 +11,7 @@ from __future__ import annotations
 import itertools
 import sqlite3
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from pad_engine.api import (
@@ -61,10 +61,11 @@ class Workspace:
     ``message(text, ms)`` (0: until the next), ``navigated(idx)`` (another sentence is
     on screen), ``redraw(select, fit)`` (draw the sentence on screen again), ``row(idx)``
     (a sentence's status changed), ``ready()`` (a model decodes: see ``converter``),
-    ``step(Step)`` (an edit, for the undo stack), ``alarm(text)``
-    (an error the annotator must see at once: the project refused a write),
-    ``background(text)`` (what runs in the background: a text file's arcs being predicted,
-    or how far decoding is, "Decoding 1,234 / 12,544"; "" once nothing runs).
+    ``step(Step)`` (an edit, for the undo stack), ``proposed(word, relation, why)`` (a
+    re-attached word's relation, to confirm or change), ``alarm(text)`` (an error the
+    annotator must see at once: the project refused a write), ``background(text)`` (what
+    runs in the background: a text file's arcs being predicted, or how far decoding is,
+    "Decoding 1,234 / 12,544"; "" once nothing runs).
     """
 
     def __init__(self, engine: EngineThread, projects: Projects,
@@ -86,7 +87,7 @@ class Workspace:
         self.notice = ""  # what opening the project had to say (read-only, set aside)
         self.opened, self.problems, self.message, self.navigated = (Event() for _ in "1234")
         self.redraw, self.row, self.ready, self.step = (Event() for _ in "1234")
-        self.alarm, self.background = Event(), Event()
+        self.alarm, self.background, self.proposed = Event(), Event(), Event()
         self._decoded_ids: set[int] = set()  # sentences of the session decoded by this model
         engine.ready.connect(self._engine_ready)
         engine.decoded.connect(self._decoded)
@@ -116,31 +117,29 @@ class Workspace:
     def _engine_ready(self, problem: str, converter: Converter | None) -> None:
         self.in_use.decodes_with(converter, problem)
         self._say_decoding()
-        if problem:
-            self.message.emit(f"No model: {problem} (arcs only)", 0)
-        else:
-            self.message.emit("Model ready", 3000)
+        self.message.emit(f"No model: {problem} (arcs only)" if problem else "Model ready",
+                          0 if problem else 3000)
         self.ready.emit()
         self.redraw.emit(None, False)
 
     def request(self, idx: int, priority: int) -> None:
         s = self.session
         if s is not None and s.key(idx) not in s.cache:
-            self.engine.request(s.key(idx), s.with_heads(idx, s.view(idx).heads), priority)
+            self.engine.request(s.key(idx), s.as_viewed(idx), priority)
 
     def _decoded(self, key, result) -> None:
         s = self.session
         if s is None or key[0] != s.serial:
             return
         s.cache[key] = result
-        _, idx, heads = key
+        idx = key[1]
         self._decoded_ids.add(idx)
         self._say_decoding()
         self.row.emit(idx)  # its place in least-sure-first order is known now
-        change = self.reattach.decoded(idx, heads)
+        change = self.reattach.decoded(s, key)
         if change is not None:
-            self._step(change, "reattach", "Re-attach word")
-        elif idx == self.current and heads == s.view(idx).heads:
+            self._step(change, *self.reattach.what)
+        elif idx == self.current and key == s.key(idx):
             self.redraw.emit(None, True)
 
     def _say_decoding(self) -> None:
@@ -163,13 +162,12 @@ class Workspace:
         if s is None:
             return
         s.renew(next(self._serials))
-        self._decoded_ids = {idx for _, idx, _ in s.cache}  # the corrected ones keep theirs
+        self._decoded_ids = {key[1] for key in s.cache}  # the corrected ones keep theirs
         self._say_decoding()
         pending = self.reattach.pending
         if pending is not None:
             after = pending.after
-            self.engine.request(s.key(pending.idx, after), s.with_heads(pending.idx,
-                                                                          after.heads), NOW)
+            self.engine.request(s.key(pending.idx, after), s.as_viewed(pending.idx, after), NOW)
         if self.current >= 0:
             self.request(self.current, NOW)
         for idx in range(len(s)):
@@ -314,13 +312,10 @@ class Workspace:
 
     def arcs_replaced(self, indices: list[int]) -> None:
         """A new parser gave these sentences new arcs: decode them again."""
-        s = self.session
-        if s is None:
+        if self.session is None:
             return
-        if self.current in indices:
-            self.request(self.current, NOW)
-        for idx in indices:
-            self.request(idx, BACKGROUND)
+        for idx in sorted(indices, key=lambda i: i != self.current):  # the one on screen first
+            self.request(idx, NOW if idx == self.current else BACKGROUND)
             self.row.emit(idx)
         self.redraw.emit(None, False)
 
@@ -432,6 +427,9 @@ class Workspace:
               select: edits.Path | None = None) -> None:
         self.session.log(change.idx, kind)
         self.step.emit(Step(change, text, select))
+        proposal, self.reattach.proposal = self.reattach.proposal, None
+        if kind == "reattach" and proposal is not None:
+            self.proposed.emit(*proposal)
 
     def apply(self, idx: int, view: View, select: edits.Path | None = None) -> None:
         """Show and save ``view`` of sentence ``idx`` (what undo and redo do)."""
@@ -448,13 +446,10 @@ class Workspace:
     def pick(self, row: int) -> None:
         """Show candidate ``row`` of the sentence on screen (edits of its tree go)."""
         s = self.session
-        if s is None or self.current < 0 or row < 0:
-            return
-        view = s.view(self.current)
-        if view.tree is None and view.chosen == row:
-            return
-        self._step(Change(self.current, view, View(view.heads, row, None)), "pick",
-                   f"Pick candidate {row + 1}")
+        view = s.view(self.current) if s is not None and self.current >= 0 <= row else None
+        if view is not None and (view.tree is not None or view.chosen != row):
+            self._step(Change(self.current, view, replace(view, chosen=row, tree=None)), "pick",
+                       f"Pick candidate {row + 1}")
 
     def edit(self, kind: str, text: str, change: Callable, select=None) -> bool:
         """Apply ``change(tree) -> tree`` as one undo step; a refused edit only explains."""
@@ -470,23 +465,30 @@ class Workspace:
             return False
         view = s.view(idx)
         heads = tuple(induced_heads(new, len(s.sentences[idx])))
-        self._step(Change(idx, view, View(heads, view.chosen, new)), kind, text, select)
+        self._step(Change(idx, view, replace(view, heads=heads, tree=new)), kind, text, select)
         return True
 
     def reattach_word(self, dep: int, head: int) -> None:
         """Make ``head`` the head of word ``dep`` and re-decode (one undo step)."""
-        s, idx = self.session, self.current
-        if s is None or idx < 0 or self.reattach.pending is not None:
-            return
-        outcome = self.reattach.ask(s, idx, dep, head)
+        if self.session is not None and self.current >= 0:
+            self.change(self.reattach.ask(self.session, self.current, dep, head), "reattach",
+                        "Re-attach word")
+
+    def change(self, outcome: Change | str | None, kind: str, text: str) -> bool:
+        """Do ``outcome`` as one step, at once or once its decode arrives (``Reattach.wait``;
+        see ``layers`` for tag and relation edits); a str says why not. False: no change."""
+        s, waiting = self.session, self.reattach
         if isinstance(outcome, str):
             self.message.emit(outcome, 8000)
-        elif outcome is self.reattach.pending:
+        if not isinstance(outcome, Change) or s is None or waiting.pending is not None:
+            return False
+        if waiting.wait(s, outcome, kind, text) is waiting.pending:
             after = outcome.after
-            self.engine.request(s.key(idx, after), s.with_heads(idx, after.heads), NOW)
+            self.engine.request(s.key(outcome.idx, after), s.as_viewed(outcome.idx, after), NOW)
             self.message.emit("Re-decoding…", 2000)
         else:
-            self._step(outcome, "reattach", "Re-attach word")
+            self._step(outcome, kind, text)
+        return True
 
 
 def _why(error: Exception) -> str:
@@ -494,6 +496,5 @@ def _why(error: Exception) -> str:
 
 
 def _no_sentences(skipped: list[InputError]) -> str:
-    if not skipped:
-        return "it holds no sentence"
-    return f"none of its {len(skipped)} sentences can be read (see Problems)"
+    return f"none of its {len(skipped)} sentences can be read (see Problems)" if skipped \
+        else "it holds no sentence"

@@ -211,7 +211,7 @@ def test_corrected_tag_is_written_where_tags_are_read():
     assert new[:3] + new[4:] == CONLLU.split("\n")[:3] + CONLLU.split("\n")[4:-1]
     assert parse_conll("\n".join(new) + "\n").sentences[0].tags[0] == "PRP$"
     sent.tags[0] = "A\tB"
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="cannot be written as a CoNLL column"):
         format_sentence(sent)
 
 

@@ -10,6 +10,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from pad_gui.store_rows import saved_sentence
 
 from pad_engine.api import LexNode, Model, PadError, RuleBasedEngine, edits, read_conll
 from pad_gui.controllers import layers
@@ -22,7 +23,6 @@ from pad_gui.controllers.timekeeping import TimeKeeper
 from pad_gui.controllers.workspace import Step, Workspace
 from pad_gui.session import IDLE_CAP, Session
 from pad_gui.store import BUNDLED, SCRATCH, ProjectStore
-from pad_gui.store_rows import saved_sentence
 from pad_gui.worker import Worker
 
 WAIT = 120.0  # seconds: a safety net for a loaded machine, never a measured limit

@@ -44,10 +44,12 @@ def test_tag_edited_by_key_redecodes_exports_and_undoes(window, qtbot, tmp_path,
     s = window.session
     type_tag(qtbot, window, COMMITTEE, "NNS")
     qtbot.waitUntil(lambda: s.view(0).tags is not None, timeout=30000)
-    assert s.tags(0)[1] == "NNS" and tags_of(window)[1] == "NNS"
+    assert s.tags(0)[1] == "NNS"
+    assert tags_of(window)[1] == "NNS"
     # the candidates were decoded again with the tag as model input
     assert all(c.tree.preterminals()[1].label == "NNS" for c in s.decoded(0))
-    assert not window.editor.tag_edit.hasFocus() and window.editor.tag_edit.text() == "NNS"
+    assert not window.editor.tag_edit.hasFocus()
+    assert window.editor.tag_edit.text() == "NNS"
     out = tmp_path / "all.mrg"
     save_dialog(monkeypatch, out)
     export(qtbot, window, "File", "Export Penn Trees…")
@@ -58,7 +60,8 @@ def test_tag_edited_by_key_redecodes_exports_and_undoes(window, qtbot, tmp_path,
     assert read_conll(deps).sentences[0].tags[1] == "NNS"
     assert "2\tcommittee\t_\tNOUN\tNNS\t" in deps.read_text()
     key(qtbot, window, Qt.Key_Z, Qt.ControlModifier)
-    assert s.view(0).tags is None and tags_of(window)[1] == "NN"
+    assert s.view(0).tags is None
+    assert tags_of(window)[1] == "NN"
 
 
 def test_refused_tag_explains_and_does_not_stay_in_the_box(window, qtbot):
@@ -94,7 +97,8 @@ def test_reattached_arc_gets_a_proposed_relation_to_confirm_or_change(window, qt
     # proposed from the file: IN under NN to its right is NMOD; the box offers it
     assert s.rels(0)[ON - 1] == "NMOD"
     rel = window.editor.rel_edit
-    assert rel.hasFocus() and rel.text() == "NMOD"
+    assert rel.hasFocus()
+    assert rel.text() == "NMOD"
     assert "proposed: NMOD" in window.statusBar().currentMessage()
     qtbot.keyClick(rel, Qt.Key_Return)  # confirmed
     assert "confirmed" in window.statusBar().currentMessage()
@@ -103,7 +107,8 @@ def test_reattached_arc_gets_a_proposed_relation_to_confirm_or_change(window, qt
     label = arc.label_item
     pos = window.view.mapFromScene(label.sceneBoundingRect().center())
     qtbot.mouseDClick(window.view.viewport(), Qt.LeftButton, pos=pos)
-    assert rel.hasFocus() and rel.text() == "NMOD"
+    assert rel.hasFocus()
+    assert rel.text() == "NMOD"
     qtbot.keyClicks(rel, "LOC")
     qtbot.keyClick(rel, Qt.Key_Return)
     qtbot.waitUntil(lambda: s.rels(0)[ON - 1] == "LOC", timeout=30000)
@@ -112,21 +117,25 @@ def test_reattached_arc_gets_a_proposed_relation_to_confirm_or_change(window, qt
     save_dialog(monkeypatch, deps)
     export(qtbot, window, "File", "Export Dependencies (CoNLL)…")
     back = read_conll(deps).sentences[0]
-    assert back.heads[ON - 1] == BUDGET and back.rels[ON - 1] == "LOC"
+    assert back.heads[ON - 1] == BUDGET
+    assert back.rels[ON - 1] == "LOC"
     assert "7\ton\t_\tADP\tIN\t_\t6\tLOC\t" in deps.read_text()
     key(qtbot, window, Qt.Key_Z, Qt.ControlModifier)  # the relation change
     assert s.rels(0)[ON - 1] == "NMOD"
     key(qtbot, window, Qt.Key_Z, Qt.ControlModifier)  # the re-attachment, relation and all
-    assert s.rels(0)[ON - 1] == "VMOD" and s.view(0).heads[ON - 1] != BUDGET
+    assert s.rels(0)[ON - 1] == "VMOD"
+    assert s.view(0).heads[ON - 1] != BUDGET
 
 
 def test_relation_key_edits_the_selected_words_arc(window, qtbot):
     click_node(qtbot, window, COMMITTEE)
     key(qtbot, window, Qt.Key_R)
-    assert window.editor.rel_edit.hasFocus() and window.editor.rel_edit.text() == "SBJ"
+    assert window.editor.rel_edit.hasFocus()
+    assert window.editor.rel_edit.text() == "SBJ"
     qtbot.keyClicks(window.editor.rel_edit, "nsubj")
     qtbot.keyClick(window.editor.rel_edit, Qt.Key_Escape)  # reverts
-    assert window.editor.rel_edit.text() == "SBJ" and window.session.rels(0)[1] == "SBJ"
+    assert window.editor.rel_edit.text() == "SBJ"
+    assert window.session.rels(0)[1] == "SBJ"
 
 
 def test_reopening_the_project_keeps_tags_and_relations(qtbot, tiny_model, sample):
@@ -144,11 +153,13 @@ def test_reopening_the_project_keeps_tags_and_relations(qtbot, tiny_model, sampl
     second = new_window(qtbot, tiny_model)
     second.open_path(sample)
     qtbot.waitUntil(second.decoded_current, timeout=30000)
-    assert second.session.tags(0)[1] == "NNS" and second.session.rels(0)[1] == "nsubj"
+    assert second.session.tags(0)[1] == "NNS"
+    assert second.session.rels(0)[1] == "nsubj"
     assert tags_of(second)[1] == "NNS"
     assert [a.dep for a in second.scene.arcs if a.base == CHANGED_ARC] == [2]  # its relation
     click_node(qtbot, second, COMMITTEE)
-    assert second.editor.tag_edit.text() == "NNS" and second.editor.rel_edit.text() == "nsubj"
+    assert second.editor.tag_edit.text() == "NNS"
+    assert second.editor.rel_edit.text() == "nsubj"
     first.close()
     second.close()
 

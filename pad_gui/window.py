@@ -28,7 +28,7 @@ from PySide6.QtWidgets import (
 )
 
 from pad_engine.api import InputError, edits
-from pad_gui import actions, ui_thread
+from pad_gui import actions, collector, ui_thread
 from pad_gui.batch_dialog import show_batch_dialog
 from pad_gui.candidates import CandidatePanel
 from pad_gui.controllers.engine import EngineThread
@@ -66,6 +66,7 @@ class MainWindow(QMainWindow):
     def __init__(self, model_path: str | Path | None = None, remember: bool = True):
         protect_singletons()
         super().__init__()
+        collector.install()  # Qt objects die on this thread, not wherever Python collects
         self.setWindowTitle("PAD Studio")
         self.setAcceptDrops(True)
         self.model_path = model_path

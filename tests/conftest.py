@@ -180,12 +180,15 @@ def _windows_deleted(request):
     from PySide6.QtCore import QCoreApplication, QEvent
     from PySide6.QtWidgets import QApplication
 
+    from pad_gui import collector
+
     qapp = QApplication.instance()
     for widget in qapp.topLevelWidgets():
         if widget.isVisible():
             widget.close()
         widget.deleteLater()
     QCoreApplication.sendPostedEvents(None, QEvent.DeferredDelete)
+    collector.uninstall()  # the next window installs it again; plain tests use Python's own
     gc.collect()
 
 

@@ -93,6 +93,9 @@ class MainWindow(QMainWindow):
         self.background = QLabel()  # a file read, how many sentences are decoded
         self.statusBar().addPermanentWidget(self.background)
         w.background.connect(self.background.setText)
+        self.preparing = QLabel()  # the decoder compiling on a first start, and meanwhile
+        self.statusBar().addPermanentWidget(self.preparing)
+        self.engine.preparing.connect(self.preparing.setText)
         self.alarm_box: QMessageBox | None = None
         self.closing = False
         w.opened.connect(self._opened)

@@ -4,12 +4,19 @@ One thread owns the engine, so decoding never races itself, and a priority queue
 sentence on screen jump ahead of background prefetching; a model swap goes before every
 decode queued after it. The thread is a :class:`~pad_gui.worker.Worker`: its results reach
 the UI thread through the worker's ``poll``.
+
+On a first start the decoder's Numba code is compiled, not loaded from the cache: a minute
+and more on two busy cores. That happens on a thread of its own while this one answers the
+sentence on screen, and those soon after, with the rule-based projection, which compiles
+only a small helper first; once the decoder is ready, those sentences are decoded again with
+the model and the background pass starts.
 """
 
 from __future__ import annotations
 
 import itertools
 import queue
+import threading
 import time
 import traceback
 from collections.abc import Callable, Hashable
@@ -17,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from pad_engine.api import DepSentence, Engine, Model, PadError, RuleBasedEngine
-from pad_gui.controllers.messages import Decoded, JobDone, Ready
+from pad_gui.controllers.messages import Decoded, JobDone, Preparing, Ready
 from pad_gui.events import Event
 from pad_gui.worker import Worker
 
@@ -31,6 +38,9 @@ K_BEST = 10
 QUIET = 0.4  # seconds background decoding holds off after the annotator moved
 DecodeKey = Hashable  # names the sentence and the d-parse it is decoded under
 Converter = Engine | RuleBasedEngine
+GRACE = 0.5  # seconds the decoder may take to load from the cache before the projection helps
+PREPARING = 90  # seconds a first start takes to compile the decoder, about (2 busy cores)
+HELLO = DepSentence(["Hello", "."], ["UH", "."], [0, 1])  # what compiles or loads the code
 
 
 class EngineThread:
@@ -38,14 +48,20 @@ class EngineThread:
 
     Events (on the thread that polls ``worker``): ``ready(problem, converter)`` once the
     start-up model is loaded and warm (problem "" or why there is none),
-    ``decoded(key, list[Candidate] | PadError)``; a job's or swap's result goes to the
-    callback given with it.
+    ``decoded(key, list[Candidate] | PadError)`` (the projection's candidates while the
+    decoder is prepared, the model's once it is: a key may be decoded twice),
+    ``preparing(text)``: what keeps the model from decoding ("" once nothing does); a job's
+    or swap's result goes to the callback given with it.
     """
 
     def __init__(self, model_path: str | Path | None = None):
         self.model_path = model_path
         self.ready = Event()
         self.decoded = Event()
+        self.preparing = Event()
+        self.warm = threading.Event()  # the decoder's code is compiled or loaded (set once)
+        self._problem = ""  # why it could not be, if it could not
+        self._announced = False  # ready was said (touched by the worker thread only)
         self.worker = Worker(self._serve, "pad-engine")
         self.worker.yielded.connect(self._deliver)
         self._queue: queue.PriorityQueue = queue.PriorityQueue()
@@ -109,24 +125,50 @@ class EngineThread:
                 self.ready.emit(problem, converter)
             case Decoded(key, result):
                 self.decoded.emit(key, result)
+            case Preparing(text):
+                self.preparing.emit(text)
             case JobDone(job, result):
                 self._callbacks.pop(job)(result)
 
     # -- on the worker thread ------------------------------------------------------------
     def _serve(self, worker: Worker) -> None:
         converter: Converter | None = None
+        stand_in = RuleBasedEngine()
+        interim: dict[DecodeKey, tuple[int, DepSentence]] = {}  # decoded by the projection
         try:
             converter = Engine.load(self.model_path)
-            # The first decode compiles or loads the Numba code: do it now, not on screen.
-            converter.candidates(DepSentence(["Hello", "."], ["UH", "."], [0, 1]))
+            # The projection's own compiled helper first: Numba compiles one function at a
+            # time, so it could not load while the decoder compiles.
+            stand_in.candidates(HELLO)
         except Exception as e:  # noqa: BLE001 - any failure means "no model", shown to the user
             converter = None
+            self.warm.set()
             worker.report(Ready(f"{type(e).__name__}: {e}", None))
         else:
-            worker.report(Ready("", converter))
+            threading.Thread(target=self._prepare, args=(converter,), name="pad-compile",
+                             daemon=True).start()
+            if self.warm.wait(GRACE):  # loaded from the cache: decode with the model at once
+                converter = self._warmed(worker, converter)
+            else:
+                worker.report(Preparing(
+                    f"Preparing the decoder (first start only, about {PREPARING} s) — "
+                    "showing the rule-based projection meanwhile"))
         while True:
             item = self._queue.get()
             priority, _, kind, key, payload = item
+            waiting = not self.warm.is_set() and isinstance(converter, Engine)
+            if kind == "warm":
+                if not self._announced:
+                    converter = self._warmed(worker, converter)
+                for key, (priority, sent) in reversed(interim.items()):  # the latest first
+                    self._done.discard(key)
+                    self.request(key, sent, priority)
+                interim.clear()
+                continue
+            if waiting and (priority >= BACKGROUND or kind == "job"):
+                self._queue.put(item)  # after the decoder is ready: it would only wait
+                self.warm.wait(0.05)
+                continue
             if priority >= BACKGROUND and time.monotonic() < self._quiet_until:
                 self._queue.put(item)
                 time.sleep(0.02)
@@ -141,10 +183,33 @@ class EngineThread:
                     converter = Engine(loaded) if isinstance(loaded, Model) else loaded
                     loaded = converter
                     self._done.clear()  # requests name the model through their key's serial
+                    interim.clear()
                 worker.report(JobDone(key, loaded))
             elif key not in self._done:
                 self._done.add(key)
-                worker.report(Decoded(key, _decode(converter, payload)))
+                if waiting:
+                    interim[key] = (priority, payload)
+                worker.report(Decoded(key, _decode(stand_in if waiting else converter,
+                                                   payload)))
+
+    def _prepare(self, engine: Engine) -> None:
+        """Compile (or load from the cache) the decoder by decoding a word, on a thread of
+        its own; the serving thread hears of it through the queue."""
+        try:
+            engine.candidates(HELLO, k=K_BEST)
+        except Exception as e:  # noqa: BLE001 - shown to the user as "no model"
+            self._problem = f"{type(e).__name__}: {e}"
+        self.warm.set()
+        self._queue.put((SWAP, next(self._order), "warm", None, None))
+
+    def _warmed(self, worker: Worker, converter: Converter | None) -> Converter | None:
+        """Say the decoder is ready, or why it is not; returns what decodes from now on."""
+        self._announced = True
+        worker.report(Preparing(""))
+        if self._problem:
+            converter = None
+        worker.report(Ready(self._problem, converter))
+        return converter
 
 
 def _needed(converter: Converter | None) -> Converter:

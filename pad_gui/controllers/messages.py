@@ -72,3 +72,10 @@ class NotMeasured:
     """A retrained model that could not be cross-validated, and why."""
 
     why: str
+
+
+@dataclass(frozen=True)
+class Preparing:
+    """What the engine thread does before the model can decode ("" once it can)."""
+
+    text: str

@@ -10,6 +10,7 @@ import ctypes
 import ctypes.util
 import os
 import sys
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -140,6 +141,17 @@ def watch_start(window, said: Callable[[str, float], None]) -> set[str]:
     return seen
 
 
+def _prepare_projection() -> None:
+    """On a thread while Qt and the window load: the rule-based projection, which a first
+    start shows while the decoder compiles, has its helper compiled sooner."""
+    from pad_gui.controllers.engine import prepare_projection
+
+    try:
+        prepare_projection()
+    except Exception:  # noqa: BLE001 - the engine thread tries again and says why
+        pass
+
+
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     if args.screenshot:
@@ -154,6 +166,7 @@ def main(argv: list[str] | None = None) -> int:
     if problem is not None:
         print(xcb_advice(problem), file=sys.stderr)
         return 1
+    threading.Thread(target=_prepare_projection, name="pad-projection", daemon=True).start()
     from PySide6.QtWidgets import QApplication
 
     app = QApplication.instance()

@@ -95,7 +95,8 @@ class MainWindow(QMainWindow):
         w.background.connect(self.background.setText)
         self.preparing = QLabel()  # the decoder compiling on a first start, and meanwhile
         self.statusBar().addPermanentWidget(self.preparing)
-        self.engine.preparing.connect(self.preparing.setText)
+        self.engine.preparing.connect(lambda text: (self.preparing.setText(text),
+                                                    self.preparing.setVisible(bool(text))))
         self.alarm_box: QMessageBox | None = None
         self.closing = False
         w.opened.connect(self._opened)

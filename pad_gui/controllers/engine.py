@@ -39,8 +39,25 @@ QUIET = 0.4  # seconds background decoding holds off after the annotator moved
 DecodeKey = Hashable  # names the sentence and the d-parse it is decoded under
 Converter = Engine | RuleBasedEngine
 GRACE = 0.5  # seconds the decoder may take to load from the cache before the projection helps
+COLD = 0.3  # seconds past which the projection's helper was compiled, not loaded: no grace
 PREPARING = 90  # seconds a first start takes to compile the decoder, about (2 busy cores)
 HELLO = DepSentence(["Hello", "."], ["UH", "."], [0, 1])  # what compiles or loads the code
+_PROJECTION = threading.Lock()
+_projection_cold: list[bool] = []  # once prepared: whether the projection's helper compiled
+
+
+def prepare_projection() -> bool:
+    """Compile (or load from the cache) the rule-based projection's helper, once per process;
+    True when it was compiled: its cache is the decoder's, so the decoder will be compiled
+    too (a first start). The app starts this on a thread of its own before it builds the
+    window, the engine thread asks it again (and waits for it) before the decoder compiles:
+    Numba compiles one function at a time."""
+    with _PROJECTION:
+        if not _projection_cold:
+            started = time.monotonic()
+            RuleBasedEngine().candidates(HELLO)
+            _projection_cold.append(time.monotonic() - started > COLD)
+        return _projection_cold[0]
 
 
 class EngineThread:
@@ -133,13 +150,11 @@ class EngineThread:
     # -- on the worker thread ------------------------------------------------------------
     def _serve(self, worker: Worker) -> None:
         converter: Converter | None = None
-        stand_in = RuleBasedEngine()
+        stand_in = RuleBasedEngine()  # what decodes while the decoder is prepared
         interim: dict[DecodeKey, tuple[int, DepSentence]] = {}  # decoded by the projection
         try:
             converter = Engine.load(self.model_path)
-            # The projection's own compiled helper first: Numba compiles one function at a
-            # time, so it could not load while the decoder compiles.
-            stand_in.candidates(HELLO)
+            cold = prepare_projection()
         except Exception as e:  # noqa: BLE001 - any failure means "no model", shown to the user
             converter = None
             self.warm.set()
@@ -147,7 +162,7 @@ class EngineThread:
         else:
             threading.Thread(target=self._prepare, args=(converter,), name="pad-compile",
                              daemon=True).start()
-            if self.warm.wait(GRACE):  # loaded from the cache: decode with the model at once
+            if self.warm.wait(0 if cold else GRACE):  # loaded: decode with the model at once
                 converter = self._warmed(worker, converter)
             else:
                 worker.report(Preparing(

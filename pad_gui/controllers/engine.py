@@ -41,6 +41,9 @@ Converter = Engine | RuleBasedEngine
 GRACE = 0.5  # seconds the decoder may take to load from the cache before the projection helps
 COLD = 0.3  # seconds past which the projection's helper was compiled, not loaded: no grace
 PREPARING = 90  # seconds a first start takes to compile the decoder, about (2 busy cores)
+HOLD = 3.0  # seconds a cold decoder's compile waits for the first sentence to be answered
+PREPARING_TEXT = (f"Preparing the decoder (first start only, about {PREPARING} s) — "
+                  "showing the rule-based projection meanwhile")
 HELLO = DepSentence(["Hello", "."], ["UH", "."], [0, 1])  # what compiles or loads the code
 _PROJECTION = threading.Lock()
 _projection_cold: list[bool] = []  # once prepared: whether the projection's helper compiled
@@ -152,6 +155,7 @@ class EngineThread:
         converter: Converter | None = None
         stand_in = RuleBasedEngine()  # what decodes while the decoder is prepared
         interim: dict[DecodeKey, tuple[int, DepSentence]] = {}  # decoded by the projection
+        compile_at: float | None = None  # when a compile put off for the first tree starts
         try:
             converter = Engine.load(self.model_path)
             cold = prepare_projection()
@@ -160,16 +164,24 @@ class EngineThread:
             self.warm.set()
             worker.report(Ready(f"{type(e).__name__}: {e}", None))
         else:
-            threading.Thread(target=self._prepare, args=(converter,), name="pad-compile",
-                             daemon=True).start()
-            if self.warm.wait(0 if cold else GRACE):  # loaded: decode with the model at once
-                converter = self._warmed(worker, converter)
+            if cold:  # the compile would slow the projection's first tree: it goes first
+                compile_at = time.monotonic() + HOLD
+                worker.report(Preparing(PREPARING_TEXT))
             else:
-                worker.report(Preparing(
-                    f"Preparing the decoder (first start only, about {PREPARING} s) — "
-                    "showing the rule-based projection meanwhile"))
+                self._compile(converter)
+                if self.warm.wait(GRACE):  # loaded: decode with the model at once
+                    converter = self._warmed(worker, converter)
+                else:
+                    worker.report(Preparing(PREPARING_TEXT))
         while True:
-            item = self._queue.get()
+            if (compile_at is not None and time.monotonic() >= compile_at
+                    and isinstance(converter, Engine)):  # no model fits: none to compile
+                self._compile(converter)
+                compile_at = None
+            try:
+                item = self._queue.get(timeout=None if compile_at is None else 0.05)
+            except queue.Empty:
+                continue
             priority, _, kind, key, payload = item
             waiting = not self.warm.is_set() and isinstance(converter, Engine)
             if kind == "warm":
@@ -199,6 +211,9 @@ class EngineThread:
                     loaded = converter
                     self._done.clear()  # requests name the model through their key's serial
                     interim.clear()
+                    if not self.warm.is_set():
+                        worker.report(Preparing(PREPARING_TEXT if isinstance(converter, Engine)
+                                                else ""))
                 worker.report(JobDone(key, loaded))
             elif key not in self._done:
                 self._done.add(key)
@@ -206,6 +221,12 @@ class EngineThread:
                     interim[key] = (priority, payload)
                 worker.report(Decoded(key, _decode(stand_in if waiting else converter,
                                                    payload)))
+                if compile_at is not None:
+                    compile_at = 0.0  # the first tree is out: compile now
+
+    def _compile(self, engine: Engine) -> None:
+        threading.Thread(target=self._prepare, args=(engine,), name="pad-compile",
+                         daemon=True).start()
 
     def _prepare(self, engine: Engine) -> None:
         """Compile (or load from the cache) the decoder by decoding a word, on a thread of

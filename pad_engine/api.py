@@ -36,7 +36,13 @@ if TYPE_CHECKING:  # what the names below are, for readers, type checkers and th
         write_text,
     )
     from pad_engine.io.treefiles import DEFAULT_HEADRULES, PSD_HEADRULES, TreeFileResult
-    from pad_engine.learning.retrain import Comparison, CrossValidation, Plan
+    from pad_engine.learning.retrain import (
+        LABELS_RECOMMENDED,
+        LABELS_WHY,
+        Comparison,
+        CrossValidation,
+        Plan,
+    )
     from pad_engine.learning.selection import margin_of, priority
     from pad_engine.learning.train import Cancelled, Progress
     from pad_engine.parsing.adapt import ParserComparison
@@ -52,10 +58,11 @@ if TYPE_CHECKING:  # what the names below are, for readers, type checkers and th
     from pad_engine.quality.sources import trees_for
     from pad_engine.resources import resource_path
     from pad_engine.trees import edits
-    from pad_engine.trees.compare import describe
+    from pad_engine.trees.compare import describe as describe_change
+    from pad_engine.trees.compare import merged_brackets, removed_brackets
     from pad_engine.trees.deptree import DepSentence, tree_problem
     from pad_engine.trees.headrules import SHIPPED as HEADRULES
-    from pad_engine.trees.lextree import induced_heads, to_line
+    from pad_engine.trees.lextree import induced_heads, strip_label, to_line
 
 # Where each name lives, imported on first use (PEP 562): the app's window comes up without
 # the readers of tree files, the quality tools and learning, whose nltk (and with it scipy)
@@ -75,7 +82,8 @@ _WHERE: dict[str, str | tuple[str, str]] = {
                      "read_bytes", "write_bytes", "write_text"), "pad_engine.io.gate"),
     **dict.fromkeys(("DEFAULT_HEADRULES", "PSD_HEADRULES", "TreeFileResult"),
                     "pad_engine.io.treefiles"),
-    **dict.fromkeys(("Comparison", "CrossValidation", "Plan"), "pad_engine.learning.retrain"),
+    **dict.fromkeys(("LABELS_RECOMMENDED", "LABELS_WHY", "Comparison", "CrossValidation",
+                     "Plan"), "pad_engine.learning.retrain"),
     **dict.fromkeys(("margin_of", "priority"), "pad_engine.learning.selection"),
     **dict.fromkeys(("Cancelled", "Progress"), "pad_engine.learning.train"),
     **dict.fromkeys(("ParserComparison",), "pad_engine.parsing.adapt"),
@@ -92,10 +100,11 @@ _WHERE: dict[str, str | tuple[str, str]] = {
     **dict.fromkeys(("trees_for",), "pad_engine.quality.sources"),
     **dict.fromkeys(("resource_path",), "pad_engine.resources"),
     "edits": ("pad_engine.trees.edits", ""),
-    **dict.fromkeys(("describe",), "pad_engine.trees.compare"),
+    "describe_change": ("pad_engine.trees.compare", "describe"),
+    **dict.fromkeys(("merged_brackets", "removed_brackets"), "pad_engine.trees.compare"),
     **dict.fromkeys(("DepSentence", "tree_problem"), "pad_engine.trees.deptree"),
     "HEADRULES": ("pad_engine.trees.headrules", "SHIPPED"),
-    **dict.fromkeys(("induced_heads", "to_line"), "pad_engine.trees.lextree"),
+    **dict.fromkeys(("induced_heads", "strip_label", "to_line"), "pad_engine.trees.lextree"),
 }
 
 
@@ -120,20 +129,83 @@ def __dir__() -> list[str]:
 CorrectedTree = tuple[LexNode, list[str], list[str]]
 
 __all__ = [
-    "DEFAULT_HEADRULES", "HEADRULES", "PSD_HEADRULES", "TreeFileResult",
-    "FAILED", "BatchProgress", "BatchReport", "Cancelled", "Candidate", "Choice",
-    "Comparison", "ConllResult", "Converter", "CorrectedTree", "CrossValidation",
-    "DepSentence", "Engine", "ParserComparison", "Plan", "TEXT_MODEL", "TextModel",
-    "adapt_parser", "compare", "compare_parsers", "load_parser", "plan", "predict_arcs",
-    "FileResult", "InputError", "LexNode", "Model", "PadError", "Progress", "RuleBasedEngine",
-    "check_inputs", "check_output", "choose", "convert_folder", "cross_validate",
-    "default_jobs", "default_model_path", "describe", "edits", "induced_heads", "margin_of",
-    "priority", "open_write", "open_for_annotation", "prepare_outputs", "read_bytes",
-    "read_conll", "read_for_annotation", "resource_path", "retrain", "to_line", "tree_problem",
-    "write_bytes", "write_conll", "write_text",
+    "DEFAULT_HEADRULES",
+    "FAILED",
+    "HEADRULES",
+    "LABELS_RECOMMENDED",
+    "LABELS_WHY",
+    "PSD_HEADRULES",
+    "TEXT_MODEL",
+    "BatchProgress",
+    "BatchReport",
+    "Cancelled",
+    "Candidate",
+    "Choice",
+    "Comparison",
+    "ConllResult",
     # treebank quality: search, consistency, agreement
-    "ConsistencyEntry", "Flat", "Match", "QueryError", "SearchSentence", "Treebank", "agree_trees",
-    "apply_variant", "find", "find_inconsistencies", "parse_query", "trees_for",
+    "ConsistencyEntry",
+    "Converter",
+    "CorrectedTree",
+    "CrossValidation",
+    "DepSentence",
+    "Engine",
+    "FileResult",
+    "Flat",
+    "InputError",
+    "LexNode",
+    "Match",
+    "Model",
+    "PadError",
+    "ParserComparison",
+    "Plan",
+    "Progress",
+    "QueryError",
+    "RuleBasedEngine",
+    "SearchSentence",
+    "TextModel",
+    "TreeFileResult",
+    "Treebank",
+    "adapt_parser",
+    "agree_trees",
+    "apply_variant",
+    "check_inputs",
+    "check_output",
+    "choose",
+    "compare",
+    "compare_parsers",
+    "convert_folder",
+    "cross_validate",
+    "default_jobs",
+    "default_model_path",
+    "describe_change",
+    "edits",
+    "find",
+    "find_inconsistencies",
+    "induced_heads",
+    "load_parser",
+    "margin_of",
+    "merged_brackets",
+    "open_for_annotation",
+    "open_write",
+    "parse_query",
+    "plan",
+    "predict_arcs",
+    "prepare_outputs",
+    "priority",
+    "read_bytes",
+    "read_conll",
+    "read_for_annotation",
+    "removed_brackets",
+    "resource_path",
+    "retrain",
+    "strip_label",
+    "to_line",
+    "tree_problem",
+    "trees_for",
+    "write_bytes",
+    "write_conll",
+    "write_text",
 ]
 
 

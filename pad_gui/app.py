@@ -6,6 +6,7 @@ is slow where a warm one is not."""
 from __future__ import annotations
 
 import argparse
+import contextlib
 import ctypes
 import ctypes.util
 import os
@@ -146,10 +147,8 @@ def _prepare_projection() -> None:
     start shows while the decoder compiles, has its helper compiled sooner."""
     from pad_gui.controllers.engine import prepare_projection
 
-    try:
+    with contextlib.suppress(Exception):  # the engine thread tries again and says why
         prepare_projection()
-    except Exception:  # noqa: BLE001 - the engine thread tries again and says why
-        pass
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -19,7 +19,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from pad_engine.api import Candidate, LexNode, PadError, describe
+from pad_engine.api import Candidate, LexNode, PadError, describe_change
 from pad_gui.session import Decoded, View
 
 ALL = 1_000  # changes named in a tooltip: every one
@@ -30,14 +30,14 @@ def change_line(i: int, first: Candidate, c: Candidate, forms: list[str]) -> str
     (after the first) its first change against the first candidate, so the list reads
     "PP 'in town' attaches to VP, not NP" rather than a count of brackets."""
     how = f"  ({c.how})" if c.how not in ("pruned", "exact") else ""
-    change = describe(first.tree, c.tree, forms, most=1) if i else ""
+    change = describe_change(first.tree, c.tree, forms, most=1) if i else ""
     return f"{i + 1:2d}.  {c.score:8.2f}{how}" + (f"  {change}" if change else "")
 
 
 def change_tip(i: int, first: Candidate, c: Candidate, forms: list[str]) -> str:
     """The tooltip of candidate ``i``: every change against the first, then its Penn line
     (rich text, which Qt wraps, where a long plain line would run off the screen)."""
-    changes = describe(first.tree, c.tree, forms, most=ALL) if i else ""
+    changes = describe_change(first.tree, c.tree, forms, most=ALL) if i else ""
     said = f"<p>{html.escape(changes)}</p>" if changes else ""
     return f"{said}<p><tt>{html.escape(c.penn(forms))}</tt></p>"
 

@@ -114,4 +114,4 @@ class TreeEditor:
         w.edit("insert", "Insert node",
                lambda t: edits.insert_node(t, parent, first, last, label,
                                            None if fixed is not None else head),
-               parent + (first,))
+               (*parent, first))

@@ -31,7 +31,7 @@ class LearningPlot(QWidget):
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
         self.points: list[tuple[int, float]] = []
-        self.setMinimumSize(320, 200)
+        self.setMinimumSize(320, 150)  # the retrain dialog above it fits a 768-pixel screen
         self.setAutoFillBackground(True)
         self.setToolTip("Cross-validated F1 on the corrected sentences after each retrain")
 

@@ -157,7 +157,7 @@ class ParseScene(QGraphicsScene):
             if node.word >= 0:
                 return x, y
             bar = y + ROW * 0.45
-            kids = [place(child, path + (i,)) for i, child in enumerate(node.children)]
+            kids = [place(child, (*path, i)) for i, child in enumerate(node.children)]
             self._line(x, y, x, bar, edge_head)
             self._line(min(k[0] for k in kids), bar, max(k[0] for k in kids), bar, edge)
             for i, (cx, cy) in enumerate(kids):
@@ -272,10 +272,10 @@ class ParseScene(QGraphicsScene):
         if key == Qt.Key_Up and first:
             target = first[:-1]
         elif key == Qt.Key_Down and by_path[first].node.word < 0:
-            target = first + (by_path[first].node.head,)
+            target = (*first, by_path[first].node.head)
         elif key in (Qt.Key_Left, Qt.Key_Right) and first:
             edge = first if key == Qt.Key_Left else last
-            target = edge[:-1] + (edge[-1] + (1 if key == Qt.Key_Right else -1),)
+            target = (*edge[:-1], edge[-1] + (1 if key == Qt.Key_Right else -1))
         if target not in by_path:
             return True  # at an edge of the tree: stay (and do not scroll)
         if extend and key in (Qt.Key_Left, Qt.Key_Right):

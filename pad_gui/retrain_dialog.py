@@ -1,8 +1,10 @@
 """Model > Retrain on corrected sentences…: the face of ``controllers.retraining``.
 
 From scratch or from the current model, with or without the file's dependency labels;
-Start, progress, Cancel; the learning curve. The run and its messages live in the
-controller; this dialog shows them and hands it the annotator's choices.
+Start, progress, Cancel; the learning curve; once a run ends, what the new version would
+change and the choice: Review… (``review_view``), Use New Version, Keep Current. The run
+and its messages live in the controller; this dialog shows them and hands it the
+annotator's choices.
 """
 
 from __future__ import annotations
@@ -21,12 +23,22 @@ from PySide6.QtWidgets import (
 )
 
 from pad_gui.controllers.models import BUNDLED
-from pad_gui.controllers.retraining import FOLDS, Retraining, labels_offered
-from pad_gui.dialogs import job_buttons
+from pad_gui.controllers.retraining import (
+    FOLDS,
+    LABELS_WHY,
+    Retraining,
+    labels_offered,
+    tagged_labels,
+)
+from pad_gui.dialogs import bring_to_front, job_buttons
 from pad_gui.learning_plot import LearningPlot
+from pad_gui.review_view import ReviewDialog
 
 STEPS = 1000  # progress bar resolution
-TRAINING = 1 / (FOLDS + 1)  # the bar's share for training; cross-validation trains FOLDS more
+# The bar's shares: training, then cross-validation (FOLDS trainings more), then comparing
+# on the uncorrected sentences (about one training's time).
+TRAINING = COMPARING = 1 / (FOLDS + 2)
+CROSS_VALIDATING = 1 - TRAINING - COMPARING
 
 
 class RetrainDialog(QDialog):
@@ -37,7 +49,7 @@ class RetrainDialog(QDialog):
         self.retraining = retraining
         self.models = retraining.models
         self.setWindowTitle("Retrain on corrected sentences")
-        self.resize(560, 600)
+        self.resize(720, 680)  # its seven buttons in a row; within a 1366x768 screen
 
         box = QGroupBox("Train")
         self.scratch = QRadioButton("From scratch: only the corrected trees")
@@ -46,11 +58,14 @@ class RetrainDialog(QDialog):
         self.how = QButtonGroup(self)
         self.how.addButton(self.scratch)
         self.how.addButton(self.resume)
-        self.use_labels = QCheckBox("Learn from the dependency labels too (DEPREL column)")
+        self.use_labels = QCheckBox("Learn from the dependency labels (DEPREL)")
         self.use_labels.setToolTip(
-            "The model then reads each word's relation as well as its head: more accurate "
-            "where the file's labels are consistent (UD relations on GUM: held-out F1 84.3 "
-            "instead of 83.6); it expects files labeled the same way.")
+            "The model then reads each word's relation instead of the rule-based projection "
+            "of its d-parse, and expects files labeled the same way. " + LABELS_WHY)
+        self.labels_why = QLabel(LABELS_WHY)
+        self.labels_why.setWordWrap(True)
+        self.labels_why.setIndent(24)  # under the box's text, beside the box it explains
+        self.labels_why.setStyleSheet("color: #666")
         self.use_parser = QCheckBox("Retrain the d-parser on the corrected arcs too")
         self.use_parser.setToolTip(
             "The arcs of this file were predicted by a text model: adapt it to the corrected "
@@ -62,8 +77,12 @@ class RetrainDialog(QDialog):
         lay.addWidget(self.scratch)
         lay.addWidget(self.resume)
         lay.addWidget(self.use_labels)
+        lay.addWidget(self.labels_why)
         lay.addWidget(self.use_parser)
         lay.addWidget(self.data_label)
+        self.tags_note = QLabel()  # function tags in the corrected trees: not scored
+        self.tags_note.setWordWrap(True)
+        lay.addWidget(self.tags_note)
 
         self.progress_bar = QProgressBar()
         self.progress_bar.setRange(0, STEPS)
@@ -77,9 +96,18 @@ class RetrainDialog(QDialog):
 
         buttons, self.start_button, self.cancel_button, self.close_button = job_buttons(self)
         self.use_new_button = buttons.addButton("Use New Version", QDialogButtonBox.ActionRole)
-        self.use_new_button.setToolTip("Decode with the version just trained although it did "
-                                       "not score better than the one in use")
+        self.use_new_button.setToolTip("Decode with the version just trained: the uncorrected "
+                                       "sentences it changes get its trees")
         self.use_new_button.clicked.connect(retraining.use_new)
+        self.keep_button = buttons.addButton("Keep Current", QDialogButtonBox.ActionRole)
+        self.keep_button.setToolTip("Leave the version in use as it is; the new one stays "
+                                    "in Model Versions")
+        self.keep_button.clicked.connect(retraining.keep_current)
+        self.review_button = buttons.addButton("Review…", QDialogButtonBox.ActionRole)
+        self.review_button.setToolTip("Step through the uncorrected sentences whose trees "
+                                      "the new version changes")
+        self.review_button.clicked.connect(self.show_review)
+        self.review: ReviewDialog | None = None
         self.parser = retraining.parser
         self.use_parser_button = buttons.addButton("Use New Parser",
                                                    QDialogButtonBox.ActionRole)
@@ -100,7 +128,9 @@ class RetrainDialog(QDialog):
         self._labels_for = None  # the session the labels box was last set up for
         self._running = None  # what the controls were last set up for
         self.models.changed.connect(self.refresh)
-        retraining.workspace.row.connect(lambda idx: self.refresh())  # (un)marked sentence
+        # a sentence (un)marked; the background pass says so of every sentence it decodes,
+        # so a hidden dialog waits until it is shown (it reads every corrected tree)
+        retraining.workspace.row.connect(lambda idx: self.isVisible() and self.refresh())
         retraining.changed.connect(self.refresh)
         self.parser.changed.connect(self.refresh)
         self._parser_for = None  # the session the parser box was last set up for
@@ -122,14 +152,24 @@ class RetrainDialog(QDialog):
         self.resume.setText(f"Continue from the current model: {name}")
         if self.resume.isChecked() and m.current_model() is None and not m.loading:
             self.scratch.setChecked(True)  # the rule-based projection: nothing to continue
-        self.use_new_button.setEnabled(not r.running and r.version is not None
-                                       and not r.in_use and r.session is r.workspace.session)
+        self.use_new_button.setEnabled(not r.running and r.current and not r.in_use)
+        self.keep_button.setEnabled(r.undecided)
+        self.review_button.setEnabled(r.undecided and bool(r.review))
+        if self.review is not None and not self.review_button.isEnabled():
+            self.review.close()  # decided, or another run or project
         s = r.workspace.session
-        trees = len(s.corrected_trees()) if s is not None else 0
+        trees = [t for t, _, _ in s.corrected_trees()] if s is not None else []
         self.data_label.setText(
-            f"{trees} corrected sentences with a tree" + (f" (of {len(s)})" if s else "")
-            + ". Afterwards the sentences not yet corrected are decoded again with the new "
-              "model; corrected ones keep their trees.")
+            f"{len(trees)} corrected sentences with a tree" + (f" (of {len(s)})" if s else "")
+            + ". Afterwards you see which sentences not yet corrected the new model would "
+              "change, before it decodes them; corrected ones keep their trees.")
+        tagged, labels = tagged_labels(trees)
+        self.tags_note.setText(
+            f"{tagged} corrected tree{'s carry' if tagged > 1 else ' carries'} function tags "
+            f"or indices ({', '.join(labels)}): kept in the trees and exports, and learned as "
+            "labels of their own, but not scored: the F1 compares bare labels (PP-TMP as PP)."
+            if tagged else "")
+        self.tags_note.setVisible(bool(tagged))
         running = self.running
         if running != self._running:
             self._running = running
@@ -160,15 +200,22 @@ class RetrainDialog(QDialog):
             self.progress_bar.setRange(0, 0)  # busy
             return
         self.progress_bar.setRange(0, STEPS)
-        done = r.fraction * TRAINING if r.version is None else \
-            TRAINING + r.fraction * (1 - TRAINING)
-        if not r.running:  # measured; trained but not cross-validated; nothing new
-            done = {"measured": 1.0, "trained": TRAINING}.get(r.outcome, 0.0)
+        if r.review is not None:  # compared: the run is done
+            done = 1.0
+        elif r.version is None:
+            done = r.fraction * TRAINING
+        elif r.comparing:
+            done = TRAINING + CROSS_VALIDATING + r.fraction * COMPARING
+        else:
+            done = TRAINING + r.fraction * CROSS_VALIDATING
+        if not r.running and r.review is None:  # cancelled or failed after training, or
+            # nothing new: what was done stays shown
+            done = {"measured": 1 - COMPARING, "trained": TRAINING}.get(r.outcome, 0.0)
         self.progress_bar.setValue(round(STEPS * done))
 
     def _refresh_labels(self, session) -> None:
-        """Offer labels from scratch where the file has them (ticked the first time); a
-        continued model reads labels exactly when its base does."""
+        """Offer labels from scratch where the file has them, unticked (:data:`LABELS_WHY`);
+        a continued model reads labels exactly when its base does."""
         if self.resume.isChecked():
             base = self.models.current_model()
             self.use_labels.setEnabled(False)
@@ -178,7 +225,7 @@ class RetrainDialog(QDialog):
         has = labels_offered(session)
         self.use_labels.setEnabled(has and not self.running)
         if session is not self._labels_for or not has:
-            self.use_labels.setChecked(has)
+            self.use_labels.setChecked(False)
             self._labels_for = session
 
     def _refresh_parser(self, session) -> None:
@@ -192,6 +239,22 @@ class RetrainDialog(QDialog):
             self._parser_for = session if offered else None
         self.use_parser_button.setEnabled(not p.running and p.model is not None
                                           and not p.in_use and p.session is session)
+
+    def showEvent(self, event) -> None:
+        """Shown again: the sentences marked meanwhile count."""
+        self.refresh()
+        super().showEvent(event)
+
+    def show_review(self) -> None:
+        """Review…: the uncorrected sentences the new version changes, one at a time."""
+        r = self.retraining
+        if r.review is None:
+            return
+        if self.review is None or self.review.review is not r.review:
+            if self.review is not None:
+                self.review.close()
+            self.review = ReviewDialog(r, self)
+        bring_to_front(self.review)
 
     def start(self) -> None:
         self.retraining.start(self.resume.isChecked(), self.use_labels.isChecked(),

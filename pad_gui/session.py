@@ -31,8 +31,8 @@ from pad_engine.api import (
     to_line,
 )
 from pad_gui.controllers.decoded import DecodedCache
+from pad_gui.controllers.project_rows import CORRECTED, MACHINE, SavedSentence
 from pad_gui.store import Detached, ProjectStore, sentence_keys
-from pad_gui.store_rows import CORRECTED, MACHINE, SavedSentence
 
 EDITED = "edited"  # not corrected yet, but the annotator changed something
 FROM_FILE = "from file"  # the tree a Penn or .psd file gave it, untouched
@@ -317,8 +317,8 @@ class Session:
         if saved is None:
             return "it cannot be read"
         n = len(self.sentences[idx])
-        if saved.heads is not None and len(saved.heads) != n or saved.tree is not None and \
-                len(saved.tree.preterminals()) != n:
+        if (saved.heads is not None and len(saved.heads) != n) or (saved.tree is not None and \
+                len(saved.tree.preterminals()) != n):
             return f"it has {len(item.words.split())} words, sentence {idx + 1} has {n}"
         heads = tuple(saved.heads) if saved.heads else tuple(self.sentences[idx].heads)
         self._update(idx, view=View(heads, saved.chosen, saved.tree), status=saved.status,

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pad_engine.api import LexNode
-from pad_gui.store_rows import (
+from pad_gui.controllers.project_rows import (
     CORRECTED,
     SavedSentence,
     is_int,

@@ -5,6 +5,7 @@ time and remembers its layout, zoom, file and sentence (QSettings) for the next.
 
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
 
 from PySide6.QtCore import QSettings, QStandardPaths, Qt
@@ -165,7 +166,7 @@ class MainWindow(QMainWindow):
         self.setCentralWidget(split)
         # Tab and Shift+Tab walk the four panels (the rest is reached by its own key)
         panels = (self.sentences.table, self.view, self.candidates.list, self.label_edit)
-        for a, b in zip(panels, panels[1:]):
+        for a, b in itertools.pairwise(panels):
             QWidget.setTabOrder(a, b)
 
         self.problems = QTableWidget(0, 3)

@@ -115,4 +115,5 @@ def test_a_file_that_is_not_a_project_is_one_message(tmp_path, capsys):
     for path in (fake, junk):
         assert main(["agree", str(path), str(path)]) == 1
         err = capsys.readouterr().err.strip().splitlines()
-        assert len(err) == 1 and f"{path}: not a PAD Studio project" in err[0], err
+        assert len(err) == 1, err
+        assert f"{path}: not a PAD Studio project" in err[0], err

@@ -30,7 +30,7 @@ LAYERS = (
 )
 GUI_MAY_IMPORT = ("pad_engine.api",)
 # The app's state and behaviour, which tests drive without Qt (napari's Qt-free core).
-GUI_QT_FREE = ("pad_gui.controllers", "pad_gui.session", "pad_gui.store", "pad_gui.store_rows",
+GUI_QT_FREE = ("pad_gui.controllers", "pad_gui.session", "pad_gui.store",
                "pad_gui.events", "pad_gui.worker")
 # The views (every other module) reach the project and the background worker through the
 # controllers, which own them; ui_thread is the worker's Qt end, polling one on the UI thread.
@@ -138,7 +138,7 @@ def cycles(graph: dict[str, list[tuple[str, int, bool]]]) -> list[list[str]]:
                 on_path.discard(node)
                 done.add(node)
             elif nxt in on_path:
-                cycle = path[path.index(nxt):] + [nxt]
+                cycle = [*path[path.index(nxt):], nxt]
                 if not any(set(cycle) == set(c) for c in found):
                     found.append(cycle)
             elif nxt not in done:
@@ -152,7 +152,7 @@ def test_the_code_keeps_its_contracts():
     assert violations(project_imports()) == []
 
 
-@pytest.mark.parametrize("module, source, broken", [
+@pytest.mark.parametrize(("module", "source", "broken"), [
     ("pad_engine/trees/bad.py", "from PySide6.QtCore import QObject\n", "never imports Qt"),
     ("pad_engine/io/bad.py", "def f():\n    import pad_gui.window\n", "never imports Qt"),
     ("pad_gui/bad.py", "from pad_engine.decoding.engine import Engine\n", "only through"),

@@ -42,13 +42,15 @@ def test_cli_mirrors_nested_folders_and_reports_the_malformed_sentence(
                                 "pad-convert-report.txt"}
     exs = toy_examples()
     lines = (out / "x/bad.mrg").read_text(encoding="utf-8").split("\n")[:-1]
-    assert len(lines) == len(exs) + 1 and lines[2] == ""  # the bad sentence keeps its place
+    assert len(lines) == len(exs) + 1
+    assert lines[2] == ""
     assert all(line.startswith("(TOP ") for line in lines[:2] + lines[3:])
     assert len((out / "a.mrg").read_text(encoding="utf-8").splitlines()) == len(exs)
 
     report = json.loads((out / "pad-convert-report.json").read_text(encoding="utf-8"))
     assert report["model"] == str(toy_model_path.resolve())
-    assert report["totals"]["files"] == 4 and report["totals"]["converted_files"] == 4
+    assert report["totals"]["files"] == 4
+    assert report["totals"]["converted_files"] == 4
     assert report["totals"]["sentences"] == 3 * len(exs) + 1
     assert report["totals"]["skipped_sentences"] == 1
     assert report["totals"]["sentences_per_second"] > 0
@@ -58,12 +60,15 @@ def test_cli_mirrors_nested_folders_and_reports_the_malformed_sentence(
     bad = by_file["x/bad.conll"]
     assert (bad["sentences"], bad["converted"]) == (len(exs) + 1, len(exs))
     [skipped] = bad["skipped"]
-    assert skipped["file"] == "x/bad.conll" and skipped["line"] == BAD_LINE
+    assert skipped["file"] == "x/bad.conll"
+    assert skipped["line"] == BAD_LINE
     assert "HEAD" in skipped["reason"]
     text = (out / "pad-convert-report.txt").read_text(encoding="utf-8")
-    assert f"x/bad.conll:{BAD_LINE}: " in text and "sentences/s" in text
+    assert f"x/bad.conll:{BAD_LINE}: " in text
+    assert "sentences/s" in text
     err = capsys.readouterr().err
-    assert f"skipped x/bad.conll:{BAD_LINE}:" in err and "4 files" in err
+    assert f"skipped x/bad.conll:{BAD_LINE}:" in err
+    assert "4 files" in err
 
 
 def test_api_progress_events_and_report(tree, tmp_path, toy_model_path):
@@ -75,7 +80,8 @@ def test_api_progress_events_and_report(tree, tmp_path, toy_model_path):
     assert sorted(finished) == ["a.conllu", "x/b.conllx", "x/bad.conll", "x/y/c.conll"]
     last = events[-1]
     assert (last.files_done, last.files_total, last.fraction) == (4, 4, 1.0)
-    assert last.sentences_done == report.sentences and last.seconds_left == 0
+    assert last.sentences_done == report.sentences
+    assert last.seconds_left == 0
     assert [s.line for s in report.skipped] == [BAD_LINE]
 
 
@@ -96,7 +102,8 @@ def test_kbest_blocks_and_an_unreadable_file_fails_alone(tree, tmp_path, toy_mod
     assert code == 1  # one file failed; the others are converted
     report = json.loads((out / "pad-convert-report.json").read_text(encoding="utf-8"))
     status = {f["input"]: (f["status"], f["error"]) for f in report["files"]}
-    assert status["x/gone.conllu"][0] == FAILED and "No such file" in status["x/gone.conllu"][1]
+    assert status["x/gone.conllu"][0] == FAILED
+    assert "No such file" in status["x/gone.conllu"][1]
     assert not (out / "x" / "gone.kbest").exists()
     blocks = (out / "a.kbest").read_text(encoding="utf-8").split("\n\n")[:-1]
     assert len(blocks) == len(toy_examples())
@@ -150,7 +157,8 @@ def test_cancel_leaves_no_partial_files_and_a_rerun_finishes(tree, tmp_path, toy
                             cancel=cancel)
     assert report.cancelled
     done = {f.output for f in report.files}
-    assert "0big.mrg" not in done and len(done) < 5
+    assert "0big.mrg" not in done
+    assert len(done) < 5
     # only finished outputs under final names, no temporary files left
     assert files_under(out) == done | {STATE_NAME, "pad-convert-report.json",
                                        "pad-convert-report.txt"}
@@ -186,7 +194,8 @@ def test_cli_jobs_2_gives_the_same_outputs(tree, tmp_path, toy_model_path):
                  str(toy_model_path), "--jobs", "2"]) == 0
     assert outputs(tmp_path / "two") == outputs(tmp_path / "one")
     report = json.loads((tmp_path / "two" / "pad-convert-report.json").read_text())
-    assert report["workers"] == "2 processes" and report["totals"]["skipped_sentences"] == 1
+    assert report["workers"] == "2 processes"
+    assert report["totals"]["skipped_sentences"] == 1
 
 
 def test_bad_arguments_fail_with_one_line(tmp_path, toy_model_path, capsys):
@@ -244,7 +253,8 @@ def test_dask_local_cluster_converts_and_survives_a_dying_worker(tree, tmp_path,
             report = convert_folder(tree, out, toy_model_path, scheduler=address,
                                     progress=kill_big_file_worker)
         assert killed
-        assert {f.status for f in report.files} == {CONVERTED} and len(report.files) == 5
+        assert {f.status for f in report.files} == {CONVERTED}
+        assert len(report.files) == 5
         assert len((out / "0big.mrg").read_text(encoding="utf-8").splitlines()) == 14000
         assert outputs(out) == outputs(tmp_path / "here")
 
@@ -259,7 +269,8 @@ def test_large_files_are_cut_into_parts_and_joined_in_order(tree, tmp_path, toy_
     one = convert_folder(tree, tmp_path / "one", toy_model_path, jobs=1)
     bad = (tree / "x" / "bad.conll").stat().st_size
     monkeypatch.setattr(batch, "PART_BYTES", bad // 3)
-    assert batch.file_parts(bad, 2) == 3 and batch.file_parts(bad, 1) == 1
+    assert batch.file_parts(bad, 2) == 3
+    assert batch.file_parts(bad, 1) == 1
     two = convert_folder(tree, tmp_path / "two", toy_model_path, jobs=2)
     assert outputs(tmp_path / "two") == outputs(tmp_path / "one")
     assert [(f.input, f.sentences, f.converted, f.skipped) for f in two.files] == \

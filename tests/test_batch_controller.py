@@ -49,10 +49,13 @@ class Run:
 def test_a_run_to_the_end_shows_each_file_and_the_totals(tmp_path, toy_model_path):
     run, src, out = Run(), make_tree(tmp_path), tmp_path / "out"
     assert run.batch.start(str(src), str(out), str(toy_model_path), jobs=1)
-    assert run.batch.running and run.said[-1] == "Starting (loading the model)…"
+    assert run.batch.running
+    assert run.said[-1] == "Starting (loading the model)…"
     run.pump()
     b = run.batch
-    assert not b.running and b.error == "" and not b.report.cancelled
+    assert not b.running
+    assert b.error == ""
+    assert not b.report.cancelled
     assert files_under(out) >= set(OUTPUTS)
     assert sorted(f.input for f in run.rows) == ["a.conllu", "x/b.conllx", "x/bad.conll",
                                                   "x/y/c.conll"]
@@ -66,7 +69,9 @@ def test_a_run_to_the_end_shows_each_file_and_the_totals(tmp_path, toy_model_pat
 
     # Again into the same folder: the files are up to date, and come with the report.
     assert run.batch.start(str(src), str(out), str(toy_model_path), jobs=1)
-    assert run.rows == [] and b.report is None and b.report_note == ""
+    assert run.rows == []
+    assert b.report is None
+    assert b.report_note == ""
     run.pump()
     assert sorted(f.status for f in run.rows) == ["up to date"] * 4
 
@@ -75,12 +80,14 @@ def test_folders_are_asked_for_and_a_bad_one_is_said_not_raised(tmp_path, toy_mo
     run = Run()
     assert not run.batch.start(" ", str(tmp_path / "out"))
     assert run.batch.status == "Choose an input folder and an output folder first."
-    assert not run.batch.running and run.workers == []
+    assert not run.batch.running
+    assert run.workers == []
 
     assert run.batch.start(str(tmp_path / "missing"), str(tmp_path / "out"),
                            str(toy_model_path))
     run.pump()
-    assert "no such input folder" in run.batch.error and not run.batch.running
+    assert "no such input folder" in run.batch.error
+    assert not run.batch.running
     assert run.batch.status == f"Not converted: {run.batch.error}"
 
 
@@ -91,11 +98,14 @@ def test_cancel_stops_the_run_and_keeps_no_partial_file(tmp_path, toy_model_path
     run.batch.start(str(src), str(out), str(toy_model_path), jobs=1)
     run.pump(until=lambda: "sentences/s" in run.batch.status)
     run.batch.cancel()
-    assert run.batch.cancelling and run.batch.status == "Cancelling…"
+    assert run.batch.cancelling
+    assert run.batch.status == "Cancelling…"
     run.pump()
     b = run.batch
-    assert b.report.cancelled and b.status.startswith("Cancelled: ")
-    assert "Cancelling…" in run.said and not b.running
+    assert b.report.cancelled
+    assert b.status.startswith("Cancelled: ")
+    assert "Cancelling…" in run.said
+    assert not b.running
     assert "0big.mrg" not in files_under(out)
 
 
@@ -106,7 +116,8 @@ def test_stop_cancels_and_waits_for_the_run(tmp_path, toy_model_path):
     run = Run()
     run.batch.start(str(src), str(tmp_path / "out"), str(toy_model_path), jobs=1)
     run.batch.stop()
-    assert not run.batch.running and run.batch.report.cancelled
+    assert not run.batch.running
+    assert run.batch.report.cancelled
 
 
 class Versions:
@@ -144,7 +155,7 @@ def test_the_projects_version_in_use_converts(tmp_path, toy_model_path):
     assert run.batch.status.startswith("Not converted: the project's model: ")
 
 
-@pytest.mark.parametrize("seconds, said", [(4.4, "4 s"), (185, "3 min 05 s"),
+@pytest.mark.parametrize(("seconds", "said"), [(4.4, "4 s"), (185, "3 min 05 s"),
                                            (3720, "1 h 02 min")])
 def test_time_left_reads_as_a_person_says_it(seconds, said):
     assert duration(seconds) == said

@@ -39,7 +39,9 @@ def test_convert_dir_on_a_scheduler_without_dask_names_the_extra(tmp_path, monke
         monkeypatch.setitem(sys.modules, "distributed", None)  # it needs dask
     assert main(["convert-dir", str(src), str(out), "--scheduler", "tcp://127.0.0.1:1"]) == 1
     err = capsys.readouterr().err.strip().splitlines()
-    assert len(err) == 1 and err[0].startswith("pad convert-dir: ") and EXTRA in err[0], err
+    assert len(err) == 1, err
+    assert err[0].startswith("pad convert-dir: "), err
+    assert EXTRA in err[0], err
     assert not out.exists()  # refused before any work
 
 

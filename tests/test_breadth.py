@@ -1,4 +1,4 @@
-"""Real-world breadth (issue 19): treebanks whose d-parses have several roots."""
+"""Real-world breadth: treebanks whose d-parses have several roots."""
 
 from __future__ import annotations
 
@@ -22,7 +22,8 @@ SEVERAL = [0, 3, 0, 3, 0]
 def test_extra_roots_go_under_the_root_that_dominates_most():
     heads, main, extra = single_root(SEVERAL)
     assert (heads, main, extra) == ([3, 3, 0, 3, 3], 3, [1, 5])
-    assert tree_problem(SEVERAL) is not None and tree_problem(SEVERAL, several_roots=True) is None
+    assert tree_problem(SEVERAL) is not None
+    assert tree_problem(SEVERAL, several_roots=True) is None
     # ties go to the leftmost root; a single root is left alone
     assert single_root([0, 0]) == ([0, 1], 1, [2])
     assert single_root([2, 0, 2]) == ([2, 0, 2], 2, [])
@@ -48,7 +49,8 @@ def test_a_file_with_several_roots_reads_and_converts(tmp_path):
     path = tmp_path / "eus.conll"
     path.write_text("\n".join(rows) + "\n\n", encoding="utf-8")
     result = read_conll(path, on_error="skip")
-    assert not result.skipped and result.sentences[0].heads == SEVERAL
+    assert not result.skipped
+    assert result.sentences[0].heads == SEVERAL
     best = RuleBasedEngine().best(result.sentences[0])
     assert induced_heads(best.tree, 5) == [3, 3, 0, 3, 3]
     out = tmp_path / "eus.mrg"
@@ -67,7 +69,8 @@ def test_no_conll2007_sentence_is_refused_for_its_roots(conll2007_dir, capsys):
     eus = conll2007_dir / "eus.test"
     assert main(["convert", str(eus), "-o", "/dev/null"]) == 0
     err = capsys.readouterr().err
-    assert "several roots, re-rooted" in err and "not a tree" not in err
+    assert "several roots, re-rooted" in err
+    assert "not a tree" not in err
 
 
 @pytest.mark.parametrize("heads", [[0, 0, 0], [2, 0, 0, 3], [0, 1, 0, 3, 0]])
@@ -121,7 +124,8 @@ def test_oracle_takes_ud_pairs_with_brackets_and_non_projective_arcs(gum_dir, tm
         err = capsys.readouterr().err
         assert "skipped" not in err
         lines = out.read_text().splitlines()
-        assert len(lines) == 28 and all(line.startswith("(TOP") for line in lines)
+        assert len(lines) == 28
+        assert all(line.startswith("(TOP") for line in lines)
         assert main(["eval", str(gold), str(out), "--delete-label", "ROOT"]) == 0
         report = capsys.readouterr().out
         scores[model] = float(report.split("Bracketing FMeasure       =")[1].split()[0])
@@ -141,7 +145,9 @@ def test_oracle_skips_one_bad_pair_and_keeps_the_rest(tmp_path, capsys):
     out = tmp_path / "out.mrg"
     assert main(["oracle", str(gold), str(deps), "-o", str(out)]) == 0
     lines = out.read_text().split("\n")[:3]
-    assert lines[0].startswith("(TOP") and lines[1] == "" and lines[2].startswith("(TOP")
+    assert lines[0].startswith("(TOP")
+    assert lines[1] == ""
+    assert lines[2].startswith("(TOP")
     assert "deps.conll:4: 3 words but 2 in the paired tree" in capsys.readouterr().err
 
 
@@ -188,7 +194,8 @@ def test_a_psd_file_pairs_with_conll_sentences_by_their_ids(tmp_path):
                      + "\n\n# sent_id = b\n# X_ID = TEST,.3\n1\tx\t_\tX\tN\t_\t0\troot\t_\t_\n\n",
                      encoding="utf-8")
     (pairs,), problems = read_pairs([str(psd)], [str(conll)])
-    assert len(pairs) == 1 and pairs[0].forms == [w for w, _, _ in words]
+    assert len(pairs) == 1
+    assert pairs[0].forms == [w for w, _, _ in words]
     assert [str(p) for p in problems] == [f"{conll}:13: no tree TEST,.3 in {psd} for this "
                                           "sentence"]
 
@@ -213,7 +220,8 @@ def test_hold_out_sets_aside_files_or_with_fewer_files_sentences():
     assert hold_out(files, 3) == ([*files[0], *files[1]], files[2])
     assert hold_out(files, 0) == ([p for ps in files for p in ps], [])
     kept, held = hold_out(files[:1], 3)  # one file: every 3rd sentence
-    assert held == ["a.2"] and kept == ["a.0", "a.1", "a.3"]
+    assert held == ["a.2"]
+    assert kept == ["a.0", "a.1", "a.3"]
 
 
 def test_headrules_with_deps_is_refused_not_ignored(tmp_path, capsys):
@@ -239,12 +247,14 @@ def test_a_latin_1_file_is_read_with_a_warning_naming_the_encoding(tmp_path):
     path = tmp_path / "es.conll"
     path.write_bytes(_conll(SPANISH).encode("latin-1") * 3)
     result = read_conll(path, on_error="skip")
-    assert not result.skipped and len(result.sentences) == 3
+    assert not result.skipped
+    assert len(result.sentences) == 3
     assert result.sentences[0].forms[:3] == ["Iñigo", "llegó", "aquí"]
     assert result.note == f"{path}: 9 lines are not UTF-8: read as cp1252 (give --encoding " \
         "if that is wrong)"
     told = read_conll(path, encoding="latin-1")
-    assert told.note is None and told.sentences[0].forms[0] == "Iñigo"
+    assert told.note is None
+    assert told.sentences[0].forms[0] == "Iñigo"
 
 
 def test_lines_in_another_encoding_among_utf8_lines_are_each_read_right(tmp_path):

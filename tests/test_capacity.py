@@ -1,5 +1,5 @@
 """The decoder's size limits (capacity.py): what packing really takes, a grammar past the
-PTB-sized limit of issue 18 loading, and training and saving refusing what loading would."""
+old PTB-sized limit loading, and training and saving refusing what loading would."""
 
 from __future__ import annotations
 
@@ -54,7 +54,7 @@ def test_packing_takes_no_more_memory_than_pack_bytes_says():
 
 
 def test_a_grammar_past_the_ptb_sized_limit_saves_loads_and_decodes(tmp_path):
-    """FarPaHC's John makes 49,256 rules over 120 tag rows, which issue 18's limit
+    """FarPaHC's John makes 49,256 rules over 120 tag rows, which the old limit
     (5 million rules x rows, set from the PTB model) refused on loading."""
     model = train(toy_examples(), epochs=2, bits=12)
     ex = toy_examples()[0]
@@ -85,7 +85,7 @@ def test_training_refuses_up_front_what_loading_would_refuse(monkeypatch, tmp_pa
         train(toy_examples(), epochs=1, bits=12, backoff=True, progress=seen.append)
     assert seen == []
     target = tmp_path / "never.padmodel"
-    with pytest.raises(ModelError, match="not written.*more than the decoder packs"):
+    with pytest.raises(ModelError, match=r"not written.*more than the decoder packs"):
         small.save(target)
     assert not target.exists()
     with pytest.raises(ModelError, match="more than the decoder packs"):
@@ -119,9 +119,11 @@ def test_pad_train_refuses_in_one_line_before_its_first_epoch(monkeypatch, tmp_p
     monkeypatch.setattr(capacity, "PACK_BUDGET", 1)
     assert main(["train", str(trees), "-o", str(out), "--epochs", "1", "--bits", "16"]) == 1
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "epoch" not in err, err
+    assert err.count("\n") == 1, err
+    assert "epoch" not in err, err
     assert err.startswith("pad train: the grammar read off these trees is too large to decode")
-    assert "more than the decoder packs" in err and "--no-backoff" in err
+    assert "more than the decoder packs" in err
+    assert "--no-backoff" in err
     assert not out.exists()
 
 

@@ -43,7 +43,8 @@ def test_convert_stdin_to_stdout(toy_model_path, monkeypatch, capsys):
     monkeypatch.setattr(sys, "stdin", io.StringIO(conll_text(exs)))
     assert main(["convert", "--model", str(toy_model_path), "--no-prune"]) == 0
     out = capsys.readouterr().out.splitlines()
-    assert len(out) == len(exs) and all(line.startswith("(TOP ") for line in out)
+    assert len(out) == len(exs)
+    assert all(line.startswith("(TOP ") for line in out)
 
 
 def test_convert_fails_with_one_line_reason(tmp_path, capsys):
@@ -53,7 +54,9 @@ def test_convert_fails_with_one_line_reason(tmp_path, capsys):
     bad_model.write_text("not a model")
     assert main(["convert", str(src), "--model", str(bad_model)]) == 1
     err = capsys.readouterr().err.strip()
-    assert err.startswith("pad convert: ") and "model.padmodel" in err and "\n" not in err
+    assert err.startswith("pad convert: ")
+    assert "model.padmodel" in err
+    assert "\n" not in err
     assert main(["convert", str(tmp_path / "absent.conll"), "--model", str(bad_model)]) == 1
 
 
@@ -74,7 +77,8 @@ def test_convert_kbest_blocks(toy_model_path, tmp_path):
         scores = [float(score) for score, _ in rows]
         assert scores == sorted(scores, reverse=True)
         trees = [tree for _, tree in rows]
-        assert len(set(trees)) == len(trees) and all(t.startswith("(TOP ") for t in trees)
+        assert len(set(trees)) == len(trees)
+        assert all(t.startswith("(TOP ") for t in trees)
 
 
 def test_convert_process_does_not_load_scipy_linalg(toy_model_path, tmp_path):

@@ -68,8 +68,10 @@ def _words(sent: DepSentence) -> list[tuple[str, str, int, str]]:
 def test_ewt_dev_round_trip_is_byte_identical(ewt_dir, tmp_path):
     src = ewt_dir / "en_ewt-ud-dev.conllu"
     result = read_conll(src)
-    assert result.format == "conllu" and not result.skipped
-    assert len(result.sentences) == 2001 and sum(map(len, result.sentences)) == 25147
+    assert result.format == "conllu"
+    assert not result.skipped
+    assert len(result.sentences) == 2001
+    assert sum(map(len, result.sentences)) == 25147
     out = tmp_path / "dev.conllu"
     write_conll(result.sentences, out)
     assert out.read_bytes() == src.read_bytes()
@@ -95,7 +97,8 @@ def test_ewt_dev_agrees_with_conllu(ewt_dir):
 
 def test_ewt_train_reads_whole(ewt_dir):
     result = read_conll(ewt_dir / "en_ewt-ud-train.conllu")
-    assert len(result.sentences) == 12544 and sum(map(len, result.sentences)) == 204577
+    assert len(result.sentences) == 12544
+    assert sum(map(len, result.sentences)) == 204577
 
 
 # --- formats and tolerated variants -----------------------------------------------------------
@@ -103,7 +106,8 @@ def test_ewt_train_reads_whole(ewt_dir):
 
 def test_conllx_sample():
     result = parse_conll(CONLLX, "esp.sample")
-    assert result.format == "conllx" and not result.skipped
+    assert result.format == "conllx"
+    assert not result.skipped
     first, second = result.sentences
     assert _words(first) == [
         ("El", "da", 2, "ESPEC"),
@@ -126,7 +130,8 @@ def test_conllu_sample_words_exclude_ranges_and_empty_nodes():
     (sent,) = result.sentences
     assert sent.forms == ["I", "do", "n't", "know", "."]
     assert sent.heads == [4, 4, 4, 0, 4]
-    assert sent.sent_id == "s1" and sent.line == 1
+    assert sent.sent_id == "s1"
+    assert sent.line == 1
     assert sent.lines == CONLLU.split("\n")[:-2]
     assert format_sentence(sent) + "\n" == CONLLU
 
@@ -183,7 +188,8 @@ def test_corrected_arc_rewrites_only_head_deprel_and_the_basic_arc_in_deps():
     text = format_sentence(sent)
     old, new = CONLLU.split("\n")[:-2], text.split("\n")[:-1]
     changed = [i for i, (a, b) in enumerate(zip(old, new, strict=True)) if a != b]
-    assert len(old) == len(new) and changed == [3, 9]
+    assert len(old) == len(new)
+    assert changed == [3, 9]
     assert new[3] == "1\tI\tI\tPRON\tPRP\tCase=Nom\t4\texpl\t4:expl\t_"
     assert new[9] == "5\t.\t.\tPUNCT\t.\t_\t2\tpunct\t2:punct\t_"
     assert sent.lines == old  # the sentence itself is not modified
@@ -192,7 +198,8 @@ def test_corrected_arc_rewrites_only_head_deprel_and_the_basic_arc_in_deps():
     assert [t["head"] for t in tokens if isinstance(t["id"], int)] == [4, 4, 4, 0, 2]
     assert tokens[4]["misc"] == {"SpaceAfter": "No"}
     again = parse_conll(text).sentences[0]
-    assert again.heads == [4, 4, 4, 0, 2] and again.rels[0] == "expl"
+    assert again.heads == [4, 4, 4, 0, 2]
+    assert again.rels[0] == "expl"
 
 
 def test_sentence_from_scratch_is_written_as_conllx():
@@ -203,7 +210,8 @@ def test_sentence_from_scratch_is_written_as_conllx():
     out = io.StringIO()
     write_conll([sent], out)
     back = parse_conll(out.getvalue())
-    assert back.format == "conllx" and _words(back.sentences[0]) == _words(sent)
+    assert back.format == "conllx"
+    assert _words(back.sentences[0]) == _words(sent)
     assert to_tokenlist(back.sentences[0], "conllx")[0]["pdeprel"] == "_"
 
 
@@ -360,7 +368,7 @@ def test_write_conll_failure_leaves_old_file_intact(tmp_path):
     good = parse_conll(CONLLU).sentences[0]
     broken = parse_conll(CONLLU).sentences[0]
     broken.heads.pop()  # fails while formatting, after the good sentence was written
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="word lines but 4 heads"):
         write_conll([good, broken], path)
     assert path.read_text() == "old contents\n"
     assert os.listdir(tmp_path) == ["out.conllu"]
@@ -371,15 +379,19 @@ def test_atomic_open_and_write_text(tmp_path):
     atomic_write_text(path, "a\r\nb\n")
     assert path.read_bytes() == b"a\r\nb\n"
     os.chmod(path, 0o640)
-    with pytest.raises(RuntimeError):
+
+    def fail_halfway():
         with atomic_open(path) as f:
             f.write("half")
             raise RuntimeError("disk full")
-    assert path.read_bytes() == b"a\r\nb\n" and os.listdir(tmp_path) == ["f.txt"]
+
+    with pytest.raises(RuntimeError):
+        fail_halfway()
+    assert path.read_bytes() == b"a\r\nb\n"
+    assert os.listdir(tmp_path) == ["f.txt"]
     with atomic_open(path, "wb") as f:
         f.write(b"new")
     assert path.read_bytes() == b"new"
     assert os.stat(path).st_mode & 0o777 == 0o640
-    with pytest.raises(ValueError, match="modes"):
-        with atomic_open(path, "a"):
-            pass
+    with pytest.raises(ValueError, match="modes"), atomic_open(path, "a"):
+        pass

@@ -75,7 +75,8 @@ def test_pad_check_lists_entries(tmp_path, capsys):
     trees.write_text("\n".join([GOOD] * 5 + [ODD]).replace("*", "") + "\n", encoding="utf-8")
     assert main(["check", str(trees), "--top", "3"]) == 0
     out = capsys.readouterr().out
-    assert out.startswith("1. ") and f"{trees}:6 words 1-2: the dog" in out
+    assert out.startswith("1. ")
+    assert f"{trees}:6 words 1-2: the dog" in out
     assert out.rstrip().endswith("over 6 sentences")
     assert main(["check", str(trees), "--top", "0"]) == 1
 
@@ -83,7 +84,8 @@ def test_pad_check_lists_entries(tmp_path, capsys):
 def test_injected_errors_keep_the_words():
     tree, forms = head_marked(GOOD)
     trees, done = inject([tree] * 50, 0.2, random.Random(4))
-    assert len(done) == 10 and {d.kind for d in done} == {"relabel", "reattach"}
+    assert len(done) == 10
+    assert {d.kind for d in done} == {"relabel", "reattach"}
     for d in done:
         changed = trees[d.sentence]
         assert to_line(changed, forms) != to_line(tree, forms)

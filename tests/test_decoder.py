@@ -69,14 +69,18 @@ def test_flat_node_binarizes_right_first_then_left():
     node = LexNode("NP", leaves, 2, -1)
     b = binarize(node)
     # top attaches the outermost left dependent; the right ones are attached first, inside
-    assert b.kind == HEAD_RIGHT and b.label == "NP" and b.left.label == "DT"
-    assert b.right.label == "@NP<" and b.right.right.label == "@NP>"
-    assert b.right.right.left.label == "@NP>" and b.right.right.right.label == "SBAR"
+    assert b.kind == HEAD_RIGHT
+    assert b.label == "NP"
+    assert b.left.label == "DT"
+    assert b.right.label == "@NP<"
+    assert b.right.right.label == "@NP>"
+    assert b.right.right.left.label == "@NP>"
+    assert b.right.right.right.label == "SBAR"
     assert induced_heads(debinarize(b), 5) == [3, 3, 0, 3, 3]
 
 
 def test_bundled_model_is_consistent_on_every_ptb_test_sentence(ptb_dir):
-    """Issue 3's invariant on wsj_0160-0199 (518 sentences), pruned and exact: the tree
+    """The conversion's invariant on wsj_0160-0199 (518 sentences), pruned and exact: the tree
     induces exactly the input d-parse, keeps the words and tags, and reads back as Penn.
     Exact decoding never needs glue here (the model's grammar derives every test sentence);
     pruned decoding may glue a head whose dependent pruning left without the phrase it needs,
@@ -101,7 +105,8 @@ def test_bundled_model_is_consistent_on_every_ptb_test_sentence(ptb_dir):
             assert [p.word for p in leaves] == list(range(n))
             assert [p.label for p in leaves] == ex.tags
             tree = Tree.fromstring(to_line(parse.tree, ex.forms))
-            assert tree.label() == "TOP" and tree.leaves() == ex.forms
+            assert tree.label() == "TOP"
+            assert tree.leaves() == ex.forms
             assert not any(t.label().startswith("@") for t in tree.subtrees())
     assert glued <= 5
 

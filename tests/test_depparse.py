@@ -65,7 +65,8 @@ def test_the_arc_model_reads_upos_first_and_pad_gets_xpos(bank, model):
     assert analysis.heads == model.parse(first.forms, tagged["upos"], tagged["xpos"])
     xpos_only = TextModel(model.taggers.copy(), model.arc_weights, model.arc_filter)
     del xpos_only.taggers["upos"]
-    assert xpos_only.arc_column == "xpos" and xpos_only.coarse_column is None
+    assert xpos_only.arc_column == "xpos"
+    assert xpos_only.coarse_column is None
     assert xpos_only.arc_tags({"xpos": first.tags}) == (first.tags, None)
 
 
@@ -84,7 +85,8 @@ def test_a_model_file_round_trips(model, tmp_path, bank):
     path = tmp_path / "m.padparser"
     model.save(path)
     again = TextModel.load(path)
-    assert again.labels == model.labels and again.convention == model.convention
+    assert again.labels == model.labels
+    assert again.convention == model.convention
     assert (again.arc_weights == model.arc_weights).all()
     for col in model.taggers:
         assert (again.taggers[col].weights2 == model.taggers[col].weights2).all()
@@ -110,7 +112,54 @@ def _set_meta(members, meta):
     members["meta"] = np.frombuffer(json.dumps(meta).encode(), dtype=np.uint8)
 
 
-@pytest.mark.parametrize("damage, message", [
+def _set_field(key, value):
+    """A change to a text model file's members setting one field of its metadata."""
+    return lambda m: _set_meta(m, {**_meta(m), key: value})
+
+
+def _index_past_the_table(m):
+    m["arcs.index"] = np.append(m["arcs.index"], np.uint32(1 << 30))
+    m["arcs.value"] = np.append(m["arcs.value"], np.float32(1))
+
+
+def _one_tag_too_many(m):
+    meta = _meta(m)
+    meta["taggers"]["xpos"]["tags"].append("EXTRA")
+    _set_meta(m, meta)
+
+
+MEMBER_DAMAGE = {
+    "newer": _set_field("version", 99),
+    "older": _set_field("version", 4),
+    "arc-column": _set_field("arc_column", "lemma"),
+    "index": _index_past_the_table,
+    "tags": _one_tag_too_many,
+    "no-meta": lambda m: m.pop("meta"),
+}
+
+
+def _damaged(damage, good, tmp_path):
+    """The file with the named damage, made from the good model file ``good``."""
+    bad = tmp_path / "bad.padparser"
+    if damage in MEMBER_DAMAGE:
+        _rewrite(good, bad, MEMBER_DAMAGE[damage])
+    elif damage == "text":
+        bad.write_text("hello\n")
+    elif damage == "truncated":
+        bad.write_bytes(good.read_bytes()[:1000])
+    elif damage == "pickle":
+        buf = io.BytesIO()
+        with zipfile.ZipFile(buf, "w") as z:
+            z.writestr("meta.npy", pickle.dumps({"format": "x"}))
+        bad.write_bytes(buf.getvalue())
+    elif damage == "padmodel":
+        bad = resource_path("models", "english-ptb-collins.padmodel")
+    elif damage == "missing":
+        bad = tmp_path / "absent.padparser"
+    return bad
+
+
+@pytest.mark.parametrize(("damage", "message"), [
     ("missing", "no such text model file"),
     ("text", "damaged or not a PAD Studio text model"),
     ("truncated", "damaged or not a PAD Studio text model"),
@@ -126,49 +175,13 @@ def _set_meta(members, meta):
 def test_bad_files_are_refused_in_one_line(model, tmp_path, damage, message):
     good = tmp_path / "good.padparser"
     model.save(good)
-    bad = tmp_path / "bad.padparser"
-    if damage == "text":
-        bad.write_text("hello\n")
-    elif damage == "truncated":
-        bad.write_bytes(good.read_bytes()[:1000])
-    elif damage == "pickle":
-        buf = io.BytesIO()
-        with zipfile.ZipFile(buf, "w") as z:
-            z.writestr("meta.npy", pickle.dumps({"format": "x"}))
-        bad.write_bytes(buf.getvalue())
-    elif damage == "padmodel":
-        bad = resource_path("models", "english-ptb-collins.padmodel")
-    elif damage == "newer":
-        def newer(m):
-            _set_meta(m, {**_meta(m), "version": 99})
-        _rewrite(good, bad, newer)
-    elif damage == "older":
-        def older(m):
-            _set_meta(m, {**_meta(m), "version": 4})
-        _rewrite(good, bad, older)
-    elif damage == "arc-column":
-        def column(m):
-            _set_meta(m, {**_meta(m), "arc_column": "lemma"})
-        _rewrite(good, bad, column)
-    elif damage == "index":
-        def index(m):
-            m["arcs.index"] = np.append(m["arcs.index"], np.uint32(1 << 30))
-            m["arcs.value"] = np.append(m["arcs.value"], np.float32(1))
-        _rewrite(good, bad, index)
-    elif damage == "tags":
-        def tags(m):
-            meta = _meta(m)
-            meta["taggers"]["xpos"]["tags"].append("EXTRA")
-            _set_meta(m, meta)
-        _rewrite(good, bad, tags)
-    elif damage == "no-meta":
-        _rewrite(good, bad, lambda m: m.pop("meta"))
-    if damage == "missing":
-        bad = tmp_path / "absent.padparser"
+    bad = _damaged(damage, good, tmp_path)
     with pytest.raises(ModelError) as err:
         TextModel.load(bad)
     text = str(err.value)
-    assert message in text and "\n" not in text and str(bad) in text
+    assert message in text
+    assert "\n" not in text
+    assert str(bad) in text
 
 
 def test_the_bundled_ptb_parser_on_the_test_split(ptb_dir):
@@ -241,6 +254,7 @@ def test_analyzing_stage_by_stage_gives_each_sentence_its_own_analysis(bank, mod
     one = [pipe.analyze(s) for s in sents]
     assert [(x.tags, x.heads, x.rels, x.parse_tags) for x in many] == \
         [(x.tags, x.heads, x.rels, x.parse_tags) for x in one]
-    assert many[1].tags["xpos"] == list(b.tags) and "upos" in many[1].tags
+    assert many[1].tags["xpos"] == list(b.tags)
+    assert "upos" in many[1].tags
     assert many[2].heads == list(c.heads)
     assert pipe.analyze_many([]) == []

@@ -33,15 +33,16 @@ def line(t: LexNode, words: list[str]) -> str:
 def check_well_formed(t: LexNode, n: int) -> None:
     assert [p.word for p in t.preterminals()] == list(range(n))
     for _, node in phrases(t):
-        assert node.children and 0 <= node.head < len(node.children)
+        assert node.children
+        assert 0 <= node.head < len(node.children)
 
 
 def test_node_at_and_bad_path(tree):
     t, _ = tree
     assert node_at(t, (0, 1, 0)).label == "VBD"
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=r"no node at \(0, 9\)"):
         node_at(t, (0, 9))
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=r"no node at \(0, 1, 0, 0\)"):
         node_at(t, (0, 1, 0, 0))
 
 
@@ -51,8 +52,9 @@ def test_relabel_copies(tree):
     new = relabel(t, (0, 0), "NP-SBJ")
     assert node_at(new, (0, 0)).label == "NP-SBJ"
     assert line(t, words) == before
-    for bad in ("", "A B", "(X", "@S"):
-        with pytest.raises(ValueError):
+    for bad, why in (("", "cannot be empty"), ("A B", "spaces or brackets"),
+                     ("(X", "spaces or brackets"), ("@S", "reserved for binarization")):
+        with pytest.raises(ValueError, match=why):
             relabel(t, (0, 0), bad)
     with pytest.raises(ValueError, match="POS tags"):
         relabel(t, (0, 0, 0), "NN")
@@ -65,7 +67,7 @@ def test_delete_moves_children_up(tree):
     assert line(new, words).count("(PP") == 0
     assert [c.label for c in node_at(new, (0, 1)).children] == ["VBD", "NP", "IN", "NP"]
     # the PP's non-head child now attaches to the VP's head: garden -> saw instead of in
-    assert induced_heads(new, len(words)) == heads[:8] + [4] + heads[9:]
+    assert induced_heads(new, len(words)) == [*heads[:8], 4, *heads[9:]]
     check_well_formed(new, len(words))
     # deleting the head child (VP) of S: S's head becomes the VP's head (the verb)
     new = delete_node(t, (0, 1))
@@ -92,7 +94,8 @@ def test_insert_over_run_with_parent_head(tree):
     heads = induced_heads(t, len(words))
     new = insert_node(t, (0, 0), 1, 2, "NX")  # "old dog" holds the NP's head
     np = node_at(new, (0, 0))
-    assert [c.label for c in np.children] == ["DT", "NX"] and np.head == 1
+    assert [c.label for c in np.children] == ["DT", "NX"]
+    assert np.head == 1
     assert node_at(new, (0, 0, 1)).head == 1
     assert induced_heads(new, len(words)) == heads
     check_well_formed(new, len(words))
@@ -105,7 +108,8 @@ def test_insert_without_parent_head_uses_chosen_head(tree):
     vp_path = (0, 1)
     new = insert_node(t, vp_path, 1, 2, "XP", head=1)  # "a cat" + PP, headed by the PP
     vp = node_at(new, vp_path)
-    assert [c.label for c in vp.children] == ["VBD", "XP"] and vp.head == 0
+    assert [c.label for c in vp.children] == ["VBD", "XP"]
+    assert vp.head == 0
     heads = induced_heads(new, len(words))
     assert heads[5] == 7  # cat now depends on "in"
     check_well_formed(new, len(words))
@@ -119,13 +123,13 @@ def test_insert_without_parent_head_uses_chosen_head(tree):
 
 def test_insert_refuses_bad_runs(tree):
     t, _ = tree
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=r"children 2\.\.1 are not a run"):
         insert_node(t, (0, 0), 2, 1, "X")
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=r"children 0\.\.5 are not a run"):
         insert_node(t, (0, 0), 0, 5, "X")
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="only be inserted under a phrase"):
         insert_node(t, (0, 0, 0), 0, 0, "X")
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="head 4 is not one of the 2 selected children"):
         insert_node(t, (0, 1), 1, 2, "X", head=4)
 
 
@@ -135,19 +139,22 @@ def test_set_head_child_returns_induced_heads(tree):
     new, heads = set_head_child(t, (0, 1, 2), 1)  # PP headed by its NP
     assert heads == induced_heads(new, len(words))
     saw, in_, garden = 3, 6, 8  # 0-based word indices
-    assert old[in_] == saw + 1 and old[garden] == in_ + 1
-    assert heads[in_] == garden + 1 and heads[garden] == saw + 1  # in -> garden -> saw
+    assert old[in_] == saw + 1
+    assert old[garden] == in_ + 1
+    assert heads[in_] == garden + 1
+    assert heads[garden] == saw + 1
     assert induced_heads(t, len(words)) == old  # input untouched
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="has no child 5"):
         set_head_child(t, (0, 1, 2), 5)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="preterminal has no head child"):
         set_head_child(t, (0, 0, 0), 0)
 
 
 def test_brackets_and_new_brackets(tree):
-    t, words = tree
+    t, _words = tree
     b = brackets(t)
-    assert b[("PP", 6, 8)] == 1 and b[("TOP", 0, 9)] == 1
+    assert b[("PP", 6, 8)] == 1
+    assert b[("TOP", 0, 9)] == 1
     other = relabel(t, (0, 1, 2), "ADVP")
     assert new_brackets(t, other) == {("ADVP", 6, 8)}
     assert new_brackets(t, t) == set()

@@ -1,4 +1,4 @@
-"""One pass per sentence (issue 23): a head the pruned search leaves without a complete phrase
+"""One pass per sentence: a head the pruned search leaves without a complete phrase
 is redone exactly, then with glue rules the decoder makes up, instead of decoding the whole
 sentence three times; and the pruned search's beam."""
 
@@ -12,6 +12,7 @@ from toy import enumerate_parses, random_projective
 
 from pad_engine.decoding import decoder
 from pad_engine.decoding.parser import Parser, chart_inputs
+from pad_engine.decoding.tables import keep_within
 from pad_engine.trees.lextree import induced_heads, to_line
 
 TAGS = ["DT", "NN", "NN", "VBD", "VBD", "IN", "JJ", "RB"]
@@ -39,10 +40,12 @@ def test_a_sentence_outside_the_grammar_gets_glue_only_where_needed(random_model
     for forms, tags, heads in _uncovered(random_model, 40):
         enc = parser.encode_checked(forms, tags, heads)
         for mode in (decoder.PRUNED, decoder.EXACT):
-            score, kinds, syms, rules, cells, words, level = decoder.decode(
+            _score, kinds, _syms, rules, _cells, _words, level = decoder.decode(
                 chart_inputs(random_model, enc, mode, escalate=True))
-            assert level == decoder.GLUE and kinds.shape[0] > 0
-            assert (rules >= learned).any() and (rules[kinds > 0] < learned).any()
+            assert level == decoder.GLUE
+            assert kinds.shape[0] > 0
+            assert (rules >= learned).any()
+            assert (rules[kinds > 0] < learned).any()
         parse = parser.parse(forms, tags, heads)
         assert parse.how == "glue"
         assert induced_heads(parse.tree, len(forms)) == heads
@@ -80,7 +83,7 @@ def test_the_beam_keeps_what_scores_near_the_best(complete):
     real = np.array([True, True, False, True])
     finals = np.array([[0, 0, 1, 0], [1, 1, 1, 0], [2, 2, 1, 0], [3, 3, 1, 0]], np.int32)
     ps = np.array([1.0, -3.5, 9.0, -5.0])
-    kept = decoder._beam(finals, 0, 4, ps, 5.0, real, complete)
+    kept = keep_within(finals, 0, 4, ps, 5.0, real, complete)
     if complete:  # best phrase 1.0: keeps 0 and 1, drops the intermediate and symbol 3
         assert finals[:kept, 0].tolist() == [0, 1]
     else:  # best 9.0 (the intermediate): keeps only what is within 5 of it
@@ -104,8 +107,8 @@ def test_a_head_that_only_builds_top_is_escalated():
     """A grammar with TOP over several phrases (FarPaHC joins trees into one sentence: TOP ->
     S FRAG) builds TOP inside a sentence too. A head whose complete cell has only TOP is not
     done (its parent cannot attach TOP), so it escalates to glue rather than leave its parent
-    with nothing to attach and the sentence flat (issue 32: 12 of 95 FarPaHC held-out
-    sentences)."""
+    with nothing to attach and the sentence flat (as 12 of 95 FarPaHC held-out
+    sentences were)."""
     from nltk import Tree
     from toy import TREES, toy_heads
 
@@ -113,7 +116,7 @@ def test_a_head_that_only_builds_top_is_escalated():
     from pad_engine.trees.lextree import from_penn
 
     examples = []
-    for line in TREES + ["(TOP (S (VP (VBD ran))) (FRAG (UH oh)))"]:
+    for line in [*TREES, "(TOP (S (VP (VBD ran))) (FRAG (UH oh)))"]:
         t = Tree.fromstring(line)
         examples.append(example_from_lextree(from_penn(t, toy_heads(t)), t.leaves()))
     model = train(examples, epochs=0, bits=14, backoff=False)
@@ -129,7 +132,8 @@ def test_a_head_that_only_builds_top_is_escalated():
         assert parser.parse_line(forms, tags, heads, prune=prune) == (
             to_line(parse.tree, forms), "glue")
         cands = parser.kbest(forms, tags, heads, 3, prune=prune)
-        assert cands and all(c.how == "glue" for c in cands)
+        assert cands
+        assert all(c.how == "glue" for c in cands)
 
 
 def test_glue_builds_a_phrase_over_a_tag_whose_projection_is_top():
@@ -174,7 +178,7 @@ def test_glue_only_where_exact_decoding_needs_it():
     pruned = parser.parse(forms, tags, heads)
     assert (pruned.how, to_line(pruned.tree, forms)) == ("exact", to_line(exact.tree, forms))
     assert "(S (NP (NN dog)) (VP (MD can)))" in to_line(pruned.tree, forms)
-    assert [c.how for c in parser.kbest(forms, tags, heads, 3)][0] == "exact"
+    assert next(c.how for c in parser.kbest(forms, tags, heads, 3)) == "exact"
 
 
 def test_pad_convert_says_how_many_sentences_are_flat_and_why(tmp_path, capsys):
@@ -228,7 +232,7 @@ def test_no_sentence_is_flat_under_random_grammars():
         for _ in range(20):
             n = rng.randint(1, 8)
             heads = random_projective(n, rng)
-            tags = [rng.choice(RANDOM_TAGS + ["JJ"]) for _ in range(n)]
+            tags = [rng.choice([*RANDOM_TAGS, "JJ"]) for _ in range(n)]
             forms = [f"w{i}" for i in range(n)]
             for prune in (True, False):
                 parse = parser.parse(forms, tags, heads, prune=prune)

@@ -24,7 +24,7 @@ FIXTURES = [
 # --- reference outputs ------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("gold,test,expected", FIXTURES, ids=[f[2] for f in FIXTURES])
+@pytest.mark.parametrize(("gold", "test", "expected"), FIXTURES, ids=[f[2] for f in FIXTURES])
 def test_reference_output_reproduced_exactly(evalb_dir, gold, test, expected):
     report = evalb.score(evalb.read_trees(evalb_dir / gold), evalb.read_trees(evalb_dir / test))
     assert evalb.format_report(report) == (evalb_dir / expected).read_text()
@@ -116,7 +116,7 @@ def test_twelfth_error_sentence_stops_like_evalb():
     gold = ["(S (NN a) (NN b))"] * 12
     ok = evalb.score(gold[:11], ["(S (NN a))"] * 11)
     assert ok.overall.error_sentences == 11
-    with pytest.raises(InputError, match="sentence 12: Length unmatch.*gives up") as info:
+    with pytest.raises(InputError, match=r"sentence 12: Length unmatch.*gives up") as info:
         evalb.score(gold, ["(S (NN a))"] * 12)
     assert "the test tree lacks the gold tree's word 2 'b'" in info.value.problem
     assert "(the first, sentence 1: the test tree lacks" in info.value.problem
@@ -146,7 +146,7 @@ def test_same_deleted_words_are_scored_as_evalb_does():
 
 
 @pytest.mark.parametrize(
-    "test,difference",
+    ("test", "difference"),
     [
         ("(S (NN a) (NN x) (NN b))", "the test tree has a word the gold tree lacks: word 2 'x'"),
         ("(S (NN a))", "the test tree lacks the gold tree's word 2 'b'"),
@@ -162,7 +162,7 @@ def test_error_sentence_says_which_side_differs_and_how(test, difference):
 
 
 @pytest.mark.parametrize(
-    "tree,problem",
+    ("tree", "problem"),
     [
         ("(S (NN a)", "1 '\\(' never closed"),
         ("(S (NN a)))", "'\\)' at character 11 closes nothing"),
@@ -195,7 +195,7 @@ def test_read_trees_across_lines(tmp_path):
 
 
 @pytest.mark.parametrize(
-    "text,line,problem",
+    ("text", "line", "problem"),
     [
         ("(S (NN a))\n(S (NN b)\n(S (NN c))\n", 2, "never closed"),
         ("(S (NN a))\n(S (NN b)))\n", 2, "closes nothing"),

@@ -175,7 +175,8 @@ def test_pick_candidate_highlights_differences_and_undoes(window, qtbot):
     rect = window.candidates.list.visualItemRect(item)
     qtbot.mouseClick(window.candidates.list.viewport(), Qt.LeftButton, pos=rect.center())
     view = window.session.view(LONG)
-    assert view.chosen == 1 and view.tree is None
+    assert view.chosen == 1
+    assert view.tree is None
     assert any(n.fill == DIFF for n in window.scene.nodes)
     key(qtbot, window, Qt.Key_Z, Qt.ControlModifier)
     assert window.session.view(LONG).chosen == 0
@@ -261,7 +262,8 @@ def test_delete_insert_and_head_change(window, qtbot):
     key(qtbot, window, Qt.Key_H)
     heads = window.session.view(0).heads
     the, new, budget = 4, 5, 6  # The committee approved the new budget ...
-    assert heads[budget - 1] == the and heads[new - 1] == the
+    assert heads[budget - 1] == the
+    assert heads[new - 1] == the
     assert heads == tuple(induced_heads(tree(window), n))
     # each of the three edits undoes as one step
     for _ in range(3):
@@ -348,9 +350,11 @@ def test_effort_log_and_summary(window, qtbot):
     menu_action(window, "View", "Effort Summary…").trigger()
     dialog = window.effort_dialog
     summary = window.session.summary()
-    assert summary.corrected == 2 and summary.as_proposed == 1
+    assert summary.corrected == 2
+    assert summary.as_proposed == 1
     assert summary.actions["relabel"] == 1
-    assert "tokens/hour" in dialog.summary.text() and "50%" in dialog.summary.text()
+    assert "tokens/hour" in dialog.summary.text()
+    assert "50%" in dialog.summary.text()
     assert dialog.table.rowCount() >= 2
     dialog.close()
 
@@ -396,7 +400,8 @@ def test_malformed_file_opens_with_problems_panel(window, qtbot, tmp_path, monke
     assert window.problems.rowCount() == 2
     rows = [[window.problems.item(r, c).text() for c in range(3)] for r in range(2)]
     assert all(row[0] == str(path) and row[1].isdigit() for row in rows)
-    assert "not a tree" in rows[0][2] and "columns" in rows[1][2]
+    assert "not a tree" in rows[0][2]
+    assert "columns" in rows[1][2]
     qtbot.waitUntil(window.decoded_current, timeout=30000)
     # a missing file: no crash, the panel says why
     assert not window.open_path(tmp_path / "missing.conllu")
@@ -410,7 +415,8 @@ def test_drop_and_recent_files(window, qtbot, tmp_path):
     mime.setUrls([QUrl.fromLocalFile(str(other))])
     event = QDropEvent(QPointF(10, 10), Qt.CopyAction, mime, Qt.LeftButton, Qt.NoModifier)
     window.dropEvent(event)
-    assert window.session.path == other and len(window.session) == 5
+    assert window.session.path == other
+    assert len(window.session) == 5
     recent = [a.text() for a in menu_action(window, "File", "Open Recent").menu().actions()]
     assert recent[0] == str(other.resolve())
     menu_action(window, "File", "Open Recent").menu().actions()[1].trigger()
@@ -426,8 +432,10 @@ def test_ewt_dev_opens_and_scrolls(qtbot, tiny_model, ewt_dir, tmp_path):
     shutil.copy(next(ewt_dir.glob("*dev.conllu")), dev)
     window = new_window(qtbot, tiny_model)
     assert window.open_path(dev)
-    assert len(window.session) > 1900 and window.current == 0
-    assert "Sentence 1</b> of" in window.title.text() and window.scene.words
+    assert len(window.session) > 1900
+    assert window.current == 0
+    assert "Sentence 1</b> of" in window.title.text()
+    assert window.scene.words
     qtbot.waitUntil(window.decoded_current, timeout=30000)
     assert window.candidates.list.count() > 0
     window.sentences.table.setFocus()
@@ -442,7 +450,8 @@ def test_ewt_dev_opens_and_scrolls(qtbot, tiny_model, ewt_dir, tmp_path):
     assert "Non-projective d-parse: the trees lift word" in window.candidates.note.text()
     assert len(window.scene.arcs) == len(window.session.sentences[bad])
     lifted = [a for a in window.scene.arcs if a.lifted_to]
-    assert lifted and all(a.pen().style() == Qt.DashLine for a in lifted)
+    assert lifted
+    assert all(a.pen().style() == Qt.DashLine for a in lifted)
     assert all(a.head == window.session.sentences[bad].heads[a.dep - 1] for a in lifted)
     window.close()
 
@@ -475,7 +484,8 @@ def test_tags_no_model_knows_start_from_the_rule_based_projection(qtbot, gsd_dir
     assert "no bundled model fits" in window.model_label.text()
     qtbot.waitUntil(window.decoded_current, timeout=30000)
     shown = window.candidates.list
-    assert shown.count() == 1 and "(rules)" in shown.item(0).text()
+    assert shown.count() == 1
+    assert "(rules)" in shown.item(0).text()
     assert window.scene.nodes  # a tree is drawn
     window.close()
 
@@ -492,7 +502,8 @@ def test_save_project_as_is_reopened_with_its_treebank(window, qtbot, tmp_path, 
     window.open_path(SAMPLE)  # another treebank, then back
     window.open_path(sample)
     assert window.session.store.path == chosen
-    assert window.session.is_corrected(0) and window.session.is_corrected(2)
+    assert window.session.is_corrected(0)
+    assert window.session.is_corrected(2)
 
 
 def test_unusable_project_file_is_kept_aside_not_fatal(window, qtbot, tmp_path, sample):
@@ -501,8 +512,10 @@ def test_unusable_project_file_is_kept_aside_not_fatal(window, qtbot, tmp_path, 
     bad.write_bytes(data)
     assert window.open_path(sample, bad)
     [aside] = tmp_path.glob("broken.padproject.damaged-*")
-    assert aside.read_bytes() == data and f"kept as {aside}" in window.statusBar().currentMessage()
-    assert window.session is not None and window.session.store.path == bad  # a fresh one
+    assert aside.read_bytes() == data
+    assert f"kept as {aside}" in window.statusBar().currentMessage()
+    assert window.session is not None
+    assert window.session.store.path == bad
 
 
 def test_project_option_on_the_command_line(qapp, tiny_model, sample, tmp_path):
@@ -510,13 +523,15 @@ def test_project_option_on_the_command_line(qapp, tiny_model, sample, tmp_path):
     out = tmp_path / "shot.png"
     assert app_module.main([str(sample), "--model", str(tiny_model), "--project", str(project),
                             "--screenshot", str(out)]) == 0
-    assert project.exists() and out.exists()
+    assert project.exists()
+    assert out.exists()
     assert not sample.with_name("sample.conllu.padproject").exists()
 
 
 def test_help_lists_the_keys(window, qtbot):
     menu_action(window, "Help", "Keys and Mouse").trigger()
-    assert "F8" in window.keys_box.text() and window.keys_box.isVisible()
+    assert "F8" in window.keys_box.text()
+    assert window.keys_box.isVisible()
     window.keys_box.close()
 
 

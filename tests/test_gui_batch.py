@@ -30,7 +30,8 @@ def start(qtbot, dialog: BatchDialog, src: Path, dst: Path) -> None:
     dialog.output_edit.setText(str(dst))
     dialog.jobs_spin.setValue(1)
     qtbot.mouseClick(dialog.start_button, Qt.LeftButton)
-    assert dialog.running and not dialog.start_button.isEnabled()
+    assert dialog.running
+    assert not dialog.start_button.isEnabled()
 
 
 def test_dialog_converts_a_folder_then_cancels_a_second_run(qtbot, tmp_path, toy_model_path):
@@ -42,7 +43,9 @@ def test_dialog_converts_a_folder_then_cancels_a_second_run(qtbot, tmp_path, toy
 
     start(qtbot, dialog, src, out)
     qtbot.waitUntil(lambda: not dialog.running, timeout=30000)
-    assert dialog.error == "" and dialog.report is not None and not dialog.report.cancelled
+    assert dialog.error == ""
+    assert dialog.report is not None
+    assert not dialog.report.cancelled
     assert files_under(out) >= set(OUTPUTS)
     rows = {dialog.results.topLevelItem(i).text(0): dialog.results.topLevelItem(i)
             for i in range(dialog.results.topLevelItemCount())}
@@ -53,7 +56,8 @@ def test_dialog_converts_a_folder_then_cancels_a_second_run(qtbot, tmp_path, toy
     assert dialog.progress_bar.value() == 1000
     assert "Done: 21 of 22 sentences" in dialog.status_label.text()
     assert str(out / "pad-convert-report.json") in dialog.report_label.text()
-    assert dialog.start_button.isEnabled() and not dialog.cancel_button.isEnabled()
+    assert dialog.start_button.isEnabled()
+    assert not dialog.cancel_button.isEnabled()
 
     (src / "0big.conllx").write_text(conll_text(toy_examples()) * 4000, encoding="utf-8")
     new_out = tmp_path / "out2"
@@ -61,7 +65,8 @@ def test_dialog_converts_a_folder_then_cancels_a_second_run(qtbot, tmp_path, toy
     qtbot.waitUntil(lambda: "sentences/s" in dialog.status_label.text(), timeout=30000)
     qtbot.mouseClick(dialog.cancel_button, Qt.LeftButton)
     qtbot.waitUntil(lambda: not dialog.running, timeout=30000)
-    assert dialog.report.cancelled and dialog.status_label.text().startswith("Cancelled")
+    assert dialog.report.cancelled
+    assert dialog.status_label.text().startswith("Cancelled")
     assert "0big.mrg" not in files_under(new_out)
     assert files_under(new_out) == {f.output for f in dialog.report.files} | {
         STATE_NAME, "pad-convert-report.json", "pad-convert-report.txt"}
@@ -71,10 +76,12 @@ def test_bad_input_folder_is_shown_not_raised(qtbot, tmp_path, toy_model_path):
     dialog = BatchDialog(None, toy_model_path)
     qtbot.addWidget(dialog)
     qtbot.mouseClick(dialog.start_button, Qt.LeftButton)
-    assert not dialog.running and "Choose an input folder" in dialog.status_label.text()
+    assert not dialog.running
+    assert "Choose an input folder" in dialog.status_label.text()
     start(qtbot, dialog, tmp_path / "missing", tmp_path / "out")
     qtbot.waitUntil(lambda: not dialog.running, timeout=30000)
-    assert "no such input folder" in dialog.error and dialog.start_button.isEnabled()
+    assert "no such input folder" in dialog.error
+    assert dialog.start_button.isEnabled()
 
 
 def test_menu_action_opens_one_dialog(qtbot, toy_model_path):
@@ -82,7 +89,8 @@ def test_menu_action_opens_one_dialog(qtbot, toy_model_path):
     qtbot.addWidget(window)
     dialog = show_batch_dialog(window, toy_model_path)
     dialogs = window.findChildren(BatchDialog)
-    assert dialogs == [dialog] and dialog.isVisible()
+    assert dialogs == [dialog]
+    assert dialog.isVisible()
     assert dialog.model_edit.text() == str(toy_model_path)
     assert show_batch_dialog(window) is dialog
     assert window.findChildren(BatchDialog) == dialogs
@@ -97,7 +105,9 @@ def test_closing_the_dialog_while_it_converts_cancels_the_run(qtbot, tmp_path, t
     start(qtbot, dialog, src, tmp_path / "out")
     qtbot.waitUntil(lambda: "sentences/s" in dialog.status_label.text(), timeout=30000)
     qtbot.mouseClick(dialog.close_button, Qt.LeftButton)
-    assert not dialog.isVisible() and not dialog.running and dialog.report.cancelled
+    assert not dialog.isVisible()
+    assert not dialog.running
+    assert dialog.report.cancelled
     assert "0big.mrg" not in files_under(tmp_path / "out")
 
 
@@ -112,7 +122,8 @@ def test_file_menu_converts_with_the_projects_model(qtbot, window, tiny_model, t
     menu_action(window, "File", "Batch Convert Folder…").trigger()
     dialog = window.findChild(BatchDialog)
     qtbot.waitUntil(dialog.isVisible, timeout=10000)
-    assert dialog.project_check.isEnabled() and not dialog.cancel_button.isEnabled()
+    assert dialog.project_check.isEnabled()
+    assert not dialog.cancel_button.isEnabled()
     qtbot.keyClicks(dialog.input_edit, str(src))
     qtbot.keyClicks(dialog.output_edit, str(tmp_path / "out"))
     box = dialog.project_check
@@ -120,11 +131,14 @@ def test_file_menu_converts_with_the_projects_model(qtbot, window, tiny_model, t
     assert dialog.project_check.isChecked()
     dialog.jobs_spin.setValue(1)
     qtbot.mouseClick(dialog.start_button, Qt.LeftButton)
-    assert dialog.running and not dialog.project_check.isEnabled()
+    assert dialog.running
+    assert not dialog.project_check.isEnabled()
     qtbot.waitUntil(lambda: not dialog.running, timeout=60000)
-    assert dialog.error == "" and dialog.report.model == str(Path(tiny_model).resolve())
+    assert dialog.error == ""
+    assert dialog.report.model == str(Path(tiny_model).resolve())
     assert dialog.results.topLevelItemCount() == 4
     assert dialog.status_label.text().startswith("Done: ")
-    assert dialog.project_check.isEnabled() and dialog.start_button.isEnabled()
+    assert dialog.project_check.isEnabled()
+    assert dialog.start_button.isEnabled()
     qtbot.mouseClick(dialog.close_button, Qt.LeftButton)
     assert not dialog.isVisible()

@@ -31,7 +31,7 @@ def screen(window) -> tuple:
             window.sentences.model.rowCount(), window.scene.items() != [])
 
 
-@pytest.mark.parametrize("content, why", [
+@pytest.mark.parametrize(("content", "why"), [
     (b"", "the file is empty"),
     (b"  \n\n\t\n", "the file is empty"),
     (BINARY, "a binary file"),
@@ -48,7 +48,8 @@ def test_a_failed_open_keeps_the_last_good_file(window, qtbot, tmp_path, content
     assert window.session is good
     assert screen(window) == before
     message = window.statusBar().currentMessage()
-    assert message.startswith(f"Cannot open {path}") and why in message
+    assert message.startswith(f"Cannot open {path}")
+    assert why in message
     assert window.problems_dock.isVisible()
     assert window.problems.item(0, 0).text() == str(path)
     assert why in window.problems.item(0, 2).text()

@@ -1,4 +1,4 @@
-"""Issue 33, the gate, in the app (offscreen, driven from its menus and dialogs): every
+"""Refusing unsuitable files, in the app (offscreen, driven from its menus and dialogs): every
 export the File and Model menus offer refuses a character device, a FIFO, a read-only file
 and the treebank itself, says so and leaves the file as it was; a project file that is a
 FIFO is refused instead of hanging the app. A new export action without an entry here
@@ -136,7 +136,8 @@ def test_a_fifo_as_the_project_file_is_refused_not_waited_on(window, qtbot, tmp_
         menu(window, "open").trigger()
         qtbot.waitUntil(lambda: any("Cannot open" in m for m in said), timeout=60000)
     assert not dog.hung, "the app waited on the FIFO"
-    assert "not a regular file (a FIFO)" in said[-1] and str(project) in said[-1], said
+    assert "not a regular file (a FIFO)" in said[-1], said
+    assert str(project) in said[-1], said
     assert stat.S_ISFIFO(os.lstat(project).st_mode)
 
 
@@ -150,6 +151,8 @@ def test_the_screenshot_is_not_written_over_a_device_a_read_only_file_or_the_tre
     code = app_module.main(["--model", str(tiny_model), "--screenshot", str(target),
                             str(sample)])
     err = capsys.readouterr().err.strip().splitlines()
-    assert code == 1 and len(err) == 1, err
-    assert str(target) in err[0] and any(e in err[0] for e in KINDS[kind].split("|")), err
+    assert code == 1, err
+    assert len(err) == 1, err
+    assert str(target) in err[0], err
+    assert any(e in err[0] for e in KINDS[kind].split("|")), err
     assert snapshot(target) == before

@@ -1,4 +1,4 @@
-"""Issue 36's small things a person meets at once: Help > Keys and Mouse fits the screen
+"""Small things a person meets at once: Help > Keys and Mouse fits the screen
 (its text scrolls, its OK button stays on screen), the background decoding shows how far it
 is, and the export dialogs start in the opened file's folder."""
 
@@ -29,8 +29,9 @@ def test_help_fits_the_screen_and_scrolls(window, qtbot, tmp_path):
     assert room.contains(box.frameGeometry()), (box.frameGeometry(), room)
     ok = box.findChild(QDialogButtonBox).buttons()[0]
     corner = ok.mapToGlobal(QPoint(ok.width(), ok.height()))
-    assert ok.isVisible() and room.contains(ok.mapToGlobal(QPoint(0, 0))) and \
-        room.contains(corner)
+    assert ok.isVisible()
+    assert room.contains(ok.mapToGlobal(QPoint(0, 0)))
+    assert room.contains(corner)
     text = box.browser
     if text.document().size().height() > text.viewport().height():
         assert text.verticalScrollBar().maximum() > 0  # the rest is a scroll away

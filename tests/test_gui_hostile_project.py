@@ -1,7 +1,8 @@
-"""Issue 33, items 3 and 4, in the app (offscreen): a hostile project file is set aside with a
-message and a fresh project keeps the corrections made then; a write the project refuses is
-an error dialog at once, and the correction stays (in memory, written with the next change);
-a crafted text model beside the project costs a message, not the start-up."""
+"""Hostile files and refused writes, in the app (offscreen): a hostile project file is set
+aside with a message and a fresh project keeps the corrections made then; a write the
+project refuses is an error dialog at once, and the correction stays (in memory, written
+with the next change); a crafted text model beside the project costs a message, not the
+start-up."""
 
 from __future__ import annotations
 
@@ -73,7 +74,8 @@ def test_a_hostile_project_is_set_aside_and_a_fresh_one_keeps_corrections(
     [aside] = sample.parent.glob("sample.conllu.padproject.damaged-*")
     assert aside.read_bytes() == data  # kept as it was
     assert f"kept as {aside}" in window.statusBar().currentMessage()
-    assert not window.session.read_only and not window.session.is_corrected(0)
+    assert not window.session.read_only
+    assert not window.session.is_corrected(0)
     window.go_to(1)
     qtbot.mouseClick(window.candidates.mark_button, Qt.LeftButton)
     assert row(project, "id:sample-02") == (CORRECTED,)  # saved in the fresh project
@@ -107,8 +109,11 @@ def test_a_refused_write_is_an_error_dialog_at_once_and_the_correction_is_kept(
     other.execute(start)
     qtbot.mouseClick(window.candidates.mark_button, Qt.LeftButton)
     box = window.alarm_box
-    assert box is not None and box.isVisible() and "cannot be written" in box.text()
-    assert says in box.text() and "saved as soon" not in window.statusBar().currentMessage()
+    assert box is not None
+    assert box.isVisible()
+    assert "cannot be written" in box.text()
+    assert says in box.text()
+    assert "saved as soon" not in window.statusBar().currentMessage()
     assert window.session.is_corrected(0)
     box.accept()
     window.go_to(2)
@@ -145,7 +150,8 @@ def test_a_crafted_text_model_beside_the_project_at_start_up_costs_a_message(
         qtbot.waitUntil(lambda: window.session is not None, timeout=60000)
         assert len(window.session) == 2
         message = window.statusBar().currentMessage()
-        assert "text model cannot be used" in message and str(crafted) in message
+        assert "text model cannot be used" in message
+        assert str(crafted) in message
         assert "taggers must be an object" in message
     finally:
         window.close()

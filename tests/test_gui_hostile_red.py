@@ -1,4 +1,4 @@
-"""A project file's meta rows are not trusted either (red-team pass on issue 33): a version
+"""A project file's meta rows are not trusted either: a version
 number or a parser's sentence list that another program wrote costs nothing at open."""
 
 from __future__ import annotations

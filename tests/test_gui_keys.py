@@ -50,7 +50,7 @@ def path_of(root: LexNode, found) -> tuple[int, ...]:
         if found(node):
             return path
         for i, child in enumerate(node.children):
-            hit = search(child, path + (i,))
+            hit = search(child, (*path, i))
             if hit is not None:
                 return hit
         return None
@@ -142,7 +142,8 @@ def test_a_whole_correction_with_the_keyboard_only(qtbot, tiny_model, sample, mo
     assert window.current == LONG + 1
     view = window.session.view(LONG)
     assert view.heads[dep - 1] == grandparent
-    assert view.tree is not None and view.tree.children[0].label == "S-TPC"
+    assert view.tree is not None
+    assert view.tree.children[0].label == "S-TPC"
     window.close()
 
 
@@ -177,7 +178,8 @@ def test_first_start_fits_the_screen(qtbot, tiny_model, sample):
     assert window.width() >= room.width() * 0.9
     for widget in (window.candidates.list, window.candidates.mark_button, window.model_label,
                    window.sentences.table, window.view):
-        assert widget.isVisible() and widget.width() > 50
+        assert widget.isVisible()
+        assert widget.width() > 50
         corner = widget.mapTo(window, widget.rect().bottomRight())
         assert window.rect().contains(corner), widget
     table = window.sentences.table  # "#" holds five digits (EWT train: 12,544 sentences)
@@ -202,10 +204,13 @@ def test_plain_start_reopens_where_the_annotator_stopped(qtbot, tiny_model, samp
 
     again = app_module.open_window(app_module.parse_args(["--model", str(tiny_model)]))
     qtbot.addWidget(again)
-    assert again.session.path == sample and again.current == 4
-    assert again.size().width() == 700 and again.size().height() == 500
+    assert again.session.path == sample
+    assert again.current == 4
+    assert again.size().width() == 700
+    assert again.size().height() == 500
     assert again.splitter.sizes() == sizes
-    assert not again.view.fitting and again.view.transform().m11() == pytest.approx(zoom)
+    assert not again.view.fitting
+    assert again.view.transform().m11() == pytest.approx(zoom)
     again.close()
 
 
@@ -222,7 +227,8 @@ def test_zoom_stays_from_sentence_to_sentence_and_fit_width_keeps_labels_legible
     press(qtbot, window, Qt.Key_0, Qt.ControlModifier)
     go(window, qtbot, LONG)
     scale = window.view.transform().m11()
-    assert window.view.fitting and scale >= window.view.smallest
+    assert window.view.fitting
+    assert scale >= window.view.smallest
     assert window.scene.font.pointSizeF() * scale >= 7.0
     fits = window.scene.sceneRect().width() * scale <= window.view.viewport().width() + 1
     assert fits or scale == pytest.approx(window.view.smallest)
@@ -249,11 +255,13 @@ def test_candidate_list_and_colours_say_what_differs(window, qtbot):
     forms = window.session.sentences[LONG].forms
     for i in range(1, items.count()):
         first_change = describe(decoded[0].tree, decoded[i].tree, forms, most=1)
-        assert first_change and items.item(i).text().endswith(first_change)
+        assert first_change
+        assert items.item(i).text().endswith(first_change)
     window.view.setFocus()
     press(qtbot, window, Qt.Key_2)
     diff = [n for n in window.scene.nodes if n.fill == DIFF]
-    assert diff and not any(n.fill == EDITED for n in window.scene.nodes)
+    assert diff
+    assert not any(n.fill == EDITED for n in window.scene.nodes)
     # an edit is violet, not amber; the legend says which is which
     path = diff[0].path
     select(qtbot, window, path)
@@ -262,7 +270,8 @@ def test_candidate_list_and_colours_say_what_differs(window, qtbot):
     press(qtbot, window, Qt.Key_Return)
     assert node_item(window, path).fill == EDITED
     legend = window.legend.text().replace("&nbsp;", " ")
-    assert "not in candidate 1" in legend and "your edit" in legend
+    assert "not in candidate 1" in legend
+    assert "your edit" in legend
 
 
 def test_a_file_no_model_fits_says_so_everywhere(qtbot, tmp_path):
@@ -278,10 +287,13 @@ def test_a_file_no_model_fits_says_so_everywhere(qtbot, tmp_path):
     window.open_path(path)
     qtbot.waitUntil(lambda: any("Decoding with" in m for m in messages), timeout=30000)
     text = window.model_label.text()
-    assert "rule-based" in text and "no bundled model fits" in text
-    assert "…" not in text and window.model_label.wordWrap()
+    assert "rule-based" in text
+    assert "no bundled model fits" in text
+    assert "…" not in text
+    assert window.model_label.wordWrap()
     said = next(m for m in messages if "Decoding with" in m)
-    assert "rule-based" in said and "fits this file" not in said
+    assert "rule-based" in said
+    assert "fits this file" not in said
     window.close()
 
 
@@ -296,7 +308,9 @@ def test_xcb_libraries_missing_prints_the_install_command(monkeypatch, capsys):
     monkeypatch.setattr(app_module, "_load", missing)
     assert app_module.main([]) == 1
     err = capsys.readouterr().err
-    assert "libxcb-icccm.so.4" in err and "apt-get install" in err and "libxcb-icccm4" in err
+    assert "libxcb-icccm.so.4" in err
+    assert "apt-get install" in err
+    assert "libxcb-icccm4" in err
 
 
 def test_retrain_progress_moves_forward_during_training(window, qtbot):
@@ -308,7 +322,8 @@ def test_retrain_progress_moves_forward_during_training(window, qtbot):
         press(qtbot, window, Qt.Key_Return, Qt.ControlModifier)
     press(qtbot, window, Qt.Key_R, Qt.ControlModifier)
     dialog = window.model_dialogs.retrain
-    assert dialog.isVisible() and dialog.parent() is window
+    assert dialog.isVisible()
+    assert dialog.parent() is window
     bar = dialog.progress_bar
     seen: list[tuple[int, int, bool]] = []  # value, maximum, still training
     bar.valueChanged.connect(
@@ -322,7 +337,8 @@ def test_retrain_progress_moves_forward_during_training(window, qtbot):
     training = [v for v, top, during in seen if top > 0 and during and v > 0]
     assert busy[0]  # before the first epoch: busy, not 0%
     assert len(set(training)) >= 10  # one step per epoch at least
-    assert values == sorted(values) and values[-1] == bar.maximum()
+    assert values == sorted(values)
+    assert values[-1] == bar.maximum()
 
 
 def test_least_sure_first_orders_the_list_and_next_uncorrected(window, qtbot):
@@ -352,4 +368,5 @@ def test_least_sure_first_orders_the_list_and_next_uncorrected(window, qtbot):
     row = panel.table.selectionModel().currentIndex().row()
     assert shown()[row] == w.current  # the list follows the sentence on screen
     action.trigger()
-    assert not action.isChecked() and shown() == list(range(n))
+    assert not action.isChecked()
+    assert shown() == list(range(n))

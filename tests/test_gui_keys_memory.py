@@ -34,7 +34,8 @@ def test_packed_results_come_back_the_same(tiny_model):
         assert [(c.score, c.how, c.lifted) for c in back] == \
             [(c.score, c.how, c.lifted) for c in found]
     assert cache[len(decoded) - 1] is cache[len(decoded) - 1]  # recently used: built once
-    assert isinstance(cache["error"], ValueError) and len(cache) == len(decoded) + 1
+    assert isinstance(cache["error"], ValueError)
+    assert len(cache) == len(decoded) + 1
 
 
 PROBE = textwrap.dedent("""

@@ -1,4 +1,4 @@
-"""Retraining the d-parser in the app (issue 20, item 3), driven as an annotator drives it
+"""Retraining the d-parser in the app, driven as an annotator drives it
 (offscreen): open a plain text file (arcs predicted by the bundled text model), correct
 sentences (one arc re-attached), Model > Retrain with the d-parser box; the untouched
 sentences' arcs change only once the adapted parser is in use, corrected ones never; the
@@ -58,24 +58,30 @@ def test_retrain_adapts_the_d_parser_to_corrected_arcs(qtbot, tmp_path):
     before = heads(window)
 
     dialog = retrain_dialog(window)
-    assert dialog.use_parser.isEnabled() and dialog.use_parser.isChecked()
+    assert dialog.use_parser.isEnabled()
+    assert dialog.use_parser.isChecked()
     tick(qtbot, dialog.scratch)
     qtbot.mouseClick(dialog.start_button, Qt.LeftButton)
     qtbot.waitUntil(lambda: not dialog.running and bool(dialog.parser.outcome), timeout=TIMEOUT)
     assert dialog.parser.outcome == "measured", dialog.parser_label.text()
     text = dialog.parser_label.text()
-    assert text.count("UAS") == 1 and "d-parser in use" in text
+    assert text.count("UAS") == 1
+    assert "d-parser in use" in text
     c = dialog.parser.comparison
-    assert f"{c.new:.2f}" in text and f"{c.current:.2f}" in text
+    assert f"{c.new:.2f}" in text
+    assert f"{c.current:.2f}" in text
     dialog.grab().save(str(tmp_path / "retrain-parser.png"))
     if not dialog.parser.in_use:  # not better: nothing changed until the annotator picks it
-        assert heads(window) == before and not parser_path(s.store.path).exists()
+        assert heads(window) == before
+        assert not parser_path(s.store.path).exists()
         assert dialog.use_parser_button.isEnabled()
         qtbot.mouseClick(dialog.use_parser_button, Qt.LeftButton)
-    assert dialog.parser.in_use and not dialog.use_parser_button.isEnabled()
+    assert dialog.parser.in_use
+    assert not dialog.use_parser_button.isEnabled()
     assert heads(window)[:3] == corrected  # the annotator's arcs never change
     saved = parser_path(s.store.path)
-    assert saved.exists() and s.store.meta(PARSER_META) == saved.name
+    assert saved.exists()
+    assert s.store.meta(PARSER_META) == saved.name
     model = TextModel.load(saved)
     assert model.training["adapted"]["sentences"] == 3
     predicted = [h for h, _ in predict_arcs(model, s.sentences[3:])]

@@ -36,7 +36,8 @@ def keys(qtbot, window, sequence: str) -> None:
 def test_search_panel_lists_matches_and_jumps_with_the_match_selected(window, qtbot):
     keys(qtbot, window, "F")  # Ctrl+Shift+F: View > Search Treebank
     panel = window.quality.search
-    assert panel.isVisible() and panel.query.hasFocus()
+    assert panel.isVisible()
+    assert panel.query.hasFocus()
     qtbot.keyClicks(panel.query, "NP < DT")
     qtbot.keyClick(panel.query, Qt.Key_Return)
     s = window.session
@@ -56,7 +57,8 @@ def test_search_panel_lists_matches_and_jumps_with_the_match_selected(window, qt
     panel.query.clear()
     qtbot.keyClicks(panel.query, "NP <<< DT")
     qtbot.keyClick(panel.query, Qt.Key_Return)
-    assert "column 6" in panel.note.text() and len(panel.hits) == len(want)
+    assert "column 6" in panel.note.text()
+    assert len(panel.hits) == len(want)
 
 
 def test_consistency_panel_applies_the_majority_in_one_undo_step(window, qtbot):
@@ -78,7 +80,7 @@ def test_consistency_panel_applies_the_majority_in_one_undo_step(window, qtbot):
     qtbot.mouseClick(panel.apply_button, Qt.LeftButton)
     assert edits.node_at(s.shown_tree(odd), path).label == "NP"
     assert window.current == odd
-    undo = window.qactions["undo"] if "undo" in window.qactions else None
+    undo = window.qactions.get("undo")
     assert undo is None or undo.text().startswith("&Undo Apply majority")
     qtbot.keyClick(window.view, Qt.Key_Z, Qt.ControlModifier)  # Edit > Undo
     assert edits.node_at(s.shown_tree(odd), path).label == "ADJP"
@@ -97,9 +99,11 @@ def test_compare_with_another_export_and_take_b(window, qtbot, tmp_path, monkeyp
     dialog = window.quality.compare_dialog
     qtbot.waitExposed(dialog)
     assert [r.idx for r in dialog.rows] == [2]
-    assert dialog.rows[0].f1 < 100 and dialog.rows[0].exact is False
+    assert dialog.rows[0].f1 < 100
+    assert dialog.rows[0].exact is False
     marked = [n for n in dialog.scenes[1].nodes if n.node.label == "NX"]
-    assert marked and marked[0].fill == DIFF  # the bracket A lacks
+    assert marked
+    assert marked[0].fill == DIFF
     qtbot.mouseClick(dialog.buttons["b"], Qt.LeftButton)
     assert to_line(s.shown_tree(2), s.sentences[2].forms) == lines[2]
     assert s.record(2).status == CORRECTED

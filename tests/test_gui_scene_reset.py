@@ -1,7 +1,7 @@
 """Switching files (or sentences) while the parse view holds a selection, a hover, a keyboard
 re-attachment or a word drag: the view and the scene let go of every item of the scene
-they cleared, so nothing later touches a deleted Qt item (issue 36: a RuntimeError from
-``ParseScene.hover`` when a file was opened with a node selected)."""
+they cleared, so nothing later touches a deleted Qt item (opening a file with a node
+selected once raised a RuntimeError from ``ParseScene.hover``)."""
 
 from __future__ import annotations
 
@@ -62,7 +62,8 @@ def test_switching_files_with_the_view_busy(window, qtbot, tmp_path, state):
     qtbot.waitUntil(window.decoded_current, timeout=30000)
     scene = window.scene
     assert all(item.scene() is scene for item in [*scene.nodes, *scene.words, *scene.arcs])
-    assert window.view._rubber is None and window.workspace.choosing.choice is None
+    assert window.view._rubber is None
+    assert window.workspace.choosing.choice is None
     # what a person does next on the new file works on its items
     viewport = window.view.viewport()
     qtbot.mouseMove(viewport, word_pos(window, 3))

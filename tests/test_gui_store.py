@@ -5,9 +5,9 @@ from __future__ import annotations
 from pad_engine.io.conll import read_conll
 from pad_engine.resources import resource_path
 from pad_engine.trees.lextree import LexNode, to_line
+from pad_gui.controllers.project_rows import tree_from_json, tree_to_json
 from pad_gui.session import CORRECTED, Session, View
 from pad_gui.store import ProjectStore
-from pad_gui.store_rows import tree_from_json, tree_to_json
 
 TREE = LexNode("TOP", [LexNode("S", [LexNode("NP", [LexNode("PRP", [], 0, 0)], 0, -1),
                                      LexNode("VP", [LexNode("VBD", [], 0, 1)], 0, -1)], 1, -1)],
@@ -30,9 +30,12 @@ def test_rows_only_apply_to_the_same_words(tmp_path):
     again = ProjectStore(tmp_path / "p.padproject")
     saved = again.load(["id:a", "id:b"], ["She left", "Changed words"], [2, 2])
     assert list(saved) == [0]
-    assert saved[0].chosen == 2 and saved[0].seconds == 12.5 and saved[0].heads == [2, 0]
+    assert saved[0].chosen == 2
+    assert saved[0].seconds == 12.5
+    assert saved[0].heads == [2, 0]
     [aside] = again.detached()  # the changed sentence's row is kept, not dropped
-    assert aside.words == "Other words" and "changed" in aside.why
+    assert aside.words == "Other words"
+    assert "changed" in aside.why
     again.close()
 
 
@@ -48,9 +51,11 @@ def test_session_saves_as_it_goes_and_summarizes(tmp_path):
     session.add_time(2, 10_000.0)  # a long pause counts as a break
     session.set_status(2, CORRECTED)
     reopened = Session(tmp_path / "sample.conllu", result, ProjectStore(path))
-    assert reopened.is_corrected(1) and reopened.is_corrected(2)
+    assert reopened.is_corrected(1)
+    assert reopened.is_corrected(2)
     summary = reopened.summary()
-    assert summary.corrected == 2 and summary.as_proposed == 2
+    assert summary.corrected == 2
+    assert summary.as_proposed == 2
     assert summary.actions["relabel"] == 1
     assert summary.tokens == n1 + len(result.sentences[2])
     assert summary.seconds == 330.0

@@ -36,7 +36,8 @@ def test_text_is_tokenized_with_progress_while_the_model_loads(qtbot, tiny_model
     window.workspace.background.connect(heard.append)
     open_text(window, path, keep_tokens=False)
     # the dialog has closed and the window is not waiting for the model: it says so
-    assert window.workspace.reading == path and window.session is None
+    assert window.workspace.reading == path
+    assert window.session is None
     assert "a text model predicts its arcs" in window.statusBar().currentMessage()
     QApplication.processEvents()
     qtbot.waitUntil(lambda: window.session is not None, timeout=120000)
@@ -44,8 +45,10 @@ def test_text_is_tokenized_with_progress_while_the_model_loads(qtbot, tiny_model
     assert any(text.startswith("Tagging and parsing 3 sentences") for text in heard), heard
     forms = [s.forms for s in window.session.sentences]
     assert forms == [tokenize(line) for line in LINES]
-    assert forms[0][-2:] == ["mat", "."] and forms[1][-2:] == ["telescope", "."]
-    assert "did" in forms[2] and "n't" in forms[2]
+    assert forms[0][-2:] == ["mat", "."]
+    assert forms[1][-2:] == ["telescope", "."]
+    assert "did" in forms[2]
+    assert "n't" in forms[2]
     qtbot.waitUntil(window.decoded_current, timeout=60000)
     # asked to keep the file's own tokens: split at white space only
     other = tmp_path / "tokens.txt"

@@ -97,7 +97,8 @@ def test_a_psd_file_is_corrected_and_exported(qtbot, tiny_model, farpahc_dir, tm
     gold = file_trees(path, "icepahc")
     s = window.session
     assert len(s) == len(gold)
-    assert shown_line(window, 0) == gold[0][0] and list(s.view(0).heads) == gold[0][1]
+    assert shown_line(window, 0) == gold[0][0]
+    assert list(s.view(0).heads) == gold[0][1]
     assert s.sentences[0].sent_id.startswith("1936.NTJOHN")  # the tree's ID
     assert "icepahc head table" in window.statusBar().currentMessage()
     window.resize(1366, 768)
@@ -111,7 +112,8 @@ def test_a_psd_file_is_corrected_and_exported(qtbot, tiny_model, farpahc_dir, tm
     qtbot.keyClicks(window.label_edit, "NP-SBJ-9")
     qtbot.keyClick(window.label_edit, Qt.Key_Return)
     key(qtbot, window, Qt.Key_Return, Qt.ControlModifier)
-    assert s.is_corrected(0) and s.state(0) == "corrected"
+    assert s.is_corrected(0)
+    assert s.state(0) == "corrected"
     out = tmp_path / "all.mrg"
     save_dialog(monkeypatch, out)
     assert export(qtbot, window, "File", "Export Penn Trees…").startswith("Exported")
@@ -123,7 +125,8 @@ def test_a_psd_file_is_corrected_and_exported(qtbot, tiny_model, farpahc_dir, tm
     again = new_window(qtbot, tiny_model)
     again.open_path(path)
     assert again.session.is_corrected(0)
-    assert shown_line(again, 0) == lines[0] and shown_line(again, 1) == lines[1]
+    assert shown_line(again, 0) == lines[0]
+    assert shown_line(again, 1) == lines[1]
     again.close()
 
 
@@ -134,7 +137,8 @@ def test_a_head_table_that_cannot_be_read_keeps_the_window_and_says_why(
     open_by_menu(window, penn_file, "no-such-table")
     assert window.session.path == sample
     message = window.statusBar().currentMessage()
-    assert message.startswith(f"Cannot open {penn_file}") and "no head-rule table" in message
+    assert message.startswith(f"Cannot open {penn_file}")
+    assert "no head-rule table" in message
     window.close()
 
 

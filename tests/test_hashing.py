@@ -1,4 +1,4 @@
-"""Feature hashing (issue 23): keyed by the symbols' names, so a grammar that grows keeps every
+"""Feature hashing: keyed by the symbols' names, so a grammar that grows keeps every
 old score, and written in explicit 64-bit arithmetic, so the kernels run without the JIT."""
 
 from __future__ import annotations
@@ -60,9 +60,9 @@ def test_unused_symbols_leave_every_score_identical(which, request):
 
 def test_bundled_model_keeps_its_parses_with_extra_symbols(ptb_dir):
     """The bundled PTB model with unused symbols added: the same tree and score for every
-    sentence of a test-split subset, hence the same F1 (before issue 23 one extra symbol
-    took exact F1 from 97.52 to 97.29; before format version 4 a new tag changed every
-    score)."""
+    sentence of a test-split subset, hence the same F1 (hashed by symbol number, one
+    extra symbol took exact F1 from 97.52 to 97.29; before format version 4 a new tag
+    changed every score)."""
     from pad_engine.decoding.model import Model, default_model_path
     from pad_engine.learning.bench import load_split
 
@@ -115,8 +115,9 @@ def _probe(disable_jit: bool) -> dict:
 
 
 def test_kernels_run_without_the_jit_and_agree_with_it():
-    """Training and both kernels under NUMBA_DISABLE_JIT=1 (plain Python: before issue 23 an
-    OverflowError) give the compiled results exactly."""
+    """Training and both kernels under NUMBA_DISABLE_JIT=1 (plain Python, where hashing
+    without explicit 64-bit arithmetic raised an OverflowError) give the compiled results
+    exactly."""
     plain, compiled = _probe(True), _probe(False)
     assert np.array_equal(plain["weights"], compiled["weights"])
     assert np.any(compiled["weights"])

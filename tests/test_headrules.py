@@ -47,7 +47,7 @@ def test_collins_verbs_and_prepositions_head(collins):
     assert d["."] == ("will", "S:.>VP")
 
 
-@pytest.mark.parametrize("np, head", [
+@pytest.mark.parametrize(("np", "head"), [
     ("(NP (DT the) (NN stock) (NN market) (NNS prices))", 3),   # rightmost noun
     ("(NP (NNP John) (POS 's))", 1),                             # POS counts as a noun
     ("(NP (NP (DT the) (NN man)) (PP (IN of) (NP (NN steel))))", 0),  # else leftmost NP
@@ -81,9 +81,11 @@ def test_content_heads_look_like_ud(content):
     assert d["to"] == ("it", "PP:TO>NP")
     d = deps("(S (NP (PRP He)) (VP (VBZ has) (VP (VBN been) (ADJP (JJ ill)))))", content)
     assert d["ill"] == ("ROOT", "ROOT")
-    assert d["has"] == ("ill", "VP:VBZ>VP") and d["been"] == ("ill", "VP:VBN>ADJP")
+    assert d["has"] == ("ill", "VP:VBZ>VP")
+    assert d["been"] == ("ill", "VP:VBN>ADJP")
     d = deps("(S (NP (PRP I)) (VP (VBP want) (S (VP (TO to) (VP (VB go))))))", content)
-    assert d["want"] == ("ROOT", "ROOT") and d["to"] == ("go", "VP:TO>VP")
+    assert d["want"] == ("ROOT", "ROOT")
+    assert d["to"] == ("go", "VP:TO>VP")
     d = deps("(S (NP (PRP I)) (VP (VBP have) (NP (NNS cats))))", content)
     assert d["have"] == ("ROOT", "ROOT")                        # "have" + object: main verb
 
@@ -91,7 +93,10 @@ def test_content_heads_look_like_ud(content):
 def test_head_children_positions_and_dependencies_agree(collins):
     tree = normalize(Tree.fromstring(SENTENCE))
     hc = head_children(tree, collins)
-    assert hc[()] == 0 and hc[(0,)] == 1 and hc[(0, 0)] == 1 and hc[(0, 1)] == 0
+    assert hc[()] == 0
+    assert hc[(0,)] == 1
+    assert hc[(0, 0)] == 1
+    assert hc[(0, 1)] == 0
     assert set(hc) == {p for p in tree.treepositions()
                        if isinstance(tree[p], Tree) and not isinstance(tree[p][0], str)}
     assert induced(tree, hc) == dependencies(tree, collins)[2]
@@ -104,13 +109,13 @@ def induced(tree: Tree, hc: dict[tuple[int, ...], int]) -> list[int]:
 
     def head_leaf(pos):
         while not isinstance(tree[pos][0], str):
-            pos = pos + (hc[pos],)
-        return leaves.index(pos + (0,))
+            pos = (*pos, hc[pos])
+        return leaves.index((*pos, 0))
 
     for pos, h in hc.items():
         for i in range(len(tree[pos])):
             if i != h:
-                heads[head_leaf(pos + (i,))] = head_leaf(pos + (h,)) + 1
+                heads[head_leaf((*pos, i))] = head_leaf((*pos, h)) + 1
     return heads
 
 
@@ -227,7 +232,7 @@ def test_word_classes_conditions_and_directions():
     assert HeadRules.parse("X right B A\n").head_child("X", ["B", "A", "B"]) == 2
 
 
-@pytest.mark.parametrize("text, line, message", [
+@pytest.mark.parametrize(("text", "line", "message"), [
     ("NP left NN\nVP\n", 2, "rule for 'VP' has no direction"),
     ("# c\nNP up NN\n", 2, "unknown direction 'up'"),
     ("@skipp ,\n", 1, "unknown directive '@skipp'"),
@@ -274,7 +279,7 @@ def test_pad_deps_end_to_end(tmp_path, capsys):
     assert lines[3] == "4\t*\t_\t-NONE-\t-NONE-\t_\t3\tVP:NP>VBG\t_\t_"
 
 
-@pytest.mark.parametrize("text, message", [
+@pytest.mark.parametrize(("text", "message"), [
     ("(S (NP (NN a))\n", "in.mrg:1: unbalanced brackets"),
     ("(S (NN a))\n(S (-NONE- *))\n", "in.mrg:2: tree has no words"),
 ])
@@ -284,6 +289,8 @@ def test_pad_deps_bad_input_fails_with_one_line(tmp_path, capsys, text, message)
     out = tmp_path / "out.conll"
     assert main(["deps", str(src), str(out)]) == 1
     err = capsys.readouterr().err.strip()
-    assert err.startswith("pad deps: ") and message in err and "\n" not in err
+    assert err.startswith("pad deps: ")
+    assert message in err
+    assert "\n" not in err
     assert not out.exists()
     assert main(["deps", str(src), str(out), "--headrules", str(tmp_path / "none.txt")]) == 1

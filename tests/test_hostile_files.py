@@ -77,7 +77,8 @@ def test_convert_refuses_to_write_over_its_input_or_model(tmp_path, conll, model
     for how, out in link_kinds(tmp_path, conll).items():
         assert main(["convert", str(conll), "-o", str(out), "--model", str(model)]) == 1
         err = capsys.readouterr().err.splitlines()
-        assert len(err) == 1 and "the output is the input" in err[0], (how, err)
+        assert len(err) == 1, (how, err)
+        assert "the output is the input" in err[0], (how, err)
         assert conll.read_bytes() == before
     kept = model.read_bytes()
     assert main(["convert", str(conll), "-o", str(model), "--model", str(model)]) == 1
@@ -115,7 +116,8 @@ def test_deps_oracle_train_and_learning_curve_refuse_their_inputs(tmp_path, conl
     for argv in runs:
         assert main(argv) == 1, argv
         err = capsys.readouterr().err.splitlines()
-        assert len(err) == 1 and "the output is the input" in err[0], (argv, err)
+        assert len(err) == 1, (argv, err)
+        assert "the output is the input" in err[0], (argv, err)
     assert {p: p.read_bytes() for p in kept} == kept
 
 
@@ -188,7 +190,8 @@ def test_a_held_output_folder_refuses_a_second_run(tmp_path, model, capsys):
         lock.flush()
         assert main(["convert-dir", str(src), str(out), "--model", str(model)]) == 1
         err = capsys.readouterr().err.splitlines()
-        assert len(err) == 1 and "another pad convert-dir (process 4242) is writing" in err[0]
+        assert len(err) == 1
+        assert "another pad convert-dir (process 4242) is writing" in err[0]
         assert not (out / "a.mrg").exists()
     assert main(["convert-dir", str(src), str(out), "--model", str(model), "--jobs", "1"]) == 0
     assert (out / "a.mrg").exists()
@@ -238,7 +241,8 @@ def test_stale_temporaries_of_the_output_alone_are_cleaned(tmp_path, conll, mode
         fcntl.flock(writer, fcntl.LOCK_EX)
         prepare_output(out, [conll])
     assert not own.exists()
-    assert all(p.exists() for p in [fresh, held, *others]) and link.is_symlink()
+    assert all(p.exists() for p in [fresh, held, *others])
+    assert link.is_symlink()
     with atomic_open(tmp_path / "x.mrg") as f:  # a live writer holds its temporary file
         name = next(tmp_path.glob(".x.mrg.*.tmp"))
         os.utime(name, (old, old))
@@ -259,7 +263,8 @@ def test_a_killed_convert_leaves_a_temporary_that_the_next_run_removes(tmp_path,
     finally:
         proc.kill()
         proc.wait(timeout=60)
-    assert left[0].exists() and not out.exists()
+    assert left[0].exists()
+    assert not out.exists()
     old = time.time() - 3600
     os.utime(left[0], (old, old))  # as the next run finds it a while later
     src.write_text(conll_text(toy_examples()))

@@ -1,4 +1,4 @@
-"""Issue 33, the gate: every subcommand of ``pad``, found in the command registry, is given a
+"""Refusing unsuitable files: every subcommand of ``pad``, found in the command registry, is given a
 FIFO, a character device and a folder where it reads a file, a FIFO and a device where it
 reads a folder, and a device, a FIFO, a read-only (0444) file, one of its inputs and its other
 output where it writes. Each must refuse at once, in one line naming the file and what it is,
@@ -10,6 +10,7 @@ reader then sees an empty file), so a hang fails the test instead of stalling it
 from __future__ import annotations
 
 import ast
+import contextlib
 import os
 import resource
 import stat
@@ -104,7 +105,9 @@ COMMANDS: dict[str, tuple[list[Run], dict[str, str]]] = {
             outputs=["out"], as_input="bank/wsj_0170.mrg"),
         run("learning-curve", "--select", "both", "--alpino", "{alpino}", files=["alpino"]),
         run("learning-curve", "--compare-continued", "--treebank", "{bank}", "--model",
-            "{model}", files=["model"])],
+            "{model}", files=["model"]),
+        run("learning-curve", "--adapt", "--treebank", "{bank}", "--model", "{model}",
+            files=["model"])],
         {}),
     "oracle": ([run("oracle", "{trees}", "{conll}", "-o", "{out}", "--model", "{model}",
                     files=["trees", "conll", "model"], outputs=["out"])],
@@ -244,10 +247,8 @@ class Watchdog:
             except OSError:
                 continue
             self.hung = True
-            try:
+            with contextlib.suppress(OSError):
                 os.write(fd, b"\0" * 64)  # a reader that opened it read-write waits for data
-            except OSError:
-                pass
             os.close(fd)
 
     def __enter__(self) -> Watchdog:
@@ -259,7 +260,7 @@ class Watchdog:
         self.thread.join()
 
 
-@pytest.mark.parametrize("command, index, kind, slot, what", cases())
+@pytest.mark.parametrize(("command", "index", "kind", "slot", "what"), cases())
 def test_every_command_refuses_what_it_must_not_read_or_write(world, tmp_path, capsys,
                                                               command, index, kind, slot,
                                                               what):
@@ -288,8 +289,10 @@ def test_every_command_refuses_what_it_must_not_read_or_write(world, tmp_path, c
     err = capsys.readouterr().err.strip().splitlines()
     assert not dog.hung, f"{argv} waited on the FIFO {target}"
     assert code == 1, (argv, err)
-    assert len(err) == 1 and err[0].startswith(f"pad {command}: "), err
-    assert str(target) in err[0] and expected in err[0], (argv, err)
+    assert len(err) == 1, err
+    assert err[0].startswith(f"pad {command}: "), err
+    assert str(target) in err[0], (argv, err)
+    assert expected in err[0], (argv, err)
     if before is not None:
         assert snapshot(target) == before, f"{target} was changed"
     else:
@@ -322,7 +325,8 @@ def test_dev_zero_and_a_file_past_the_bound_are_refused_unread(tmp_path):
         proc = limited(argv)
         command = argv[0]
         err = proc.stderr.strip().splitlines()
-        assert proc.returncode == 1 and len(err) == 1, proc.stderr[-2000:]
+        assert proc.returncode == 1, proc.stderr[-2000:]
+        assert len(err) == 1, proc.stderr[-2000:]
         assert err[0].startswith(f"pad {command}: {source}: {problem}"), err
         assert not (tmp_path / "out").exists()
 
@@ -332,7 +336,8 @@ def test_parse_does_not_write_its_conll_over_its_trees(world, tmp_path, capsys):
     out.write_text("kept\n")
     assert main(["parse", str(world["text"]), "-o", str(out), "--deps-out", str(out)]) == 1
     err = capsys.readouterr().err.strip().splitlines()
-    assert len(err) == 1 and "another output of this run" in err[0], err
+    assert len(err) == 1, err
+    assert "another output of this run" in err[0], err
     assert out.read_text() == "kept\n"
 
 
@@ -376,9 +381,8 @@ def raw_calls(root: Path = REPO) -> list[str]:
                     continue
                 name = ast.unparse(node.func)
                 method = isinstance(node.func, ast.Attribute) and node.func.attr in METHODS
-                if name in RAW and (rel, name) not in ALLOWED:
-                    found.append(f"{rel}:{node.lineno}: {name}")
-                elif method and name not in RAW and (rel, name) not in ALLOWED:
+                if (name in RAW and (rel, name) not in ALLOWED) or (
+                        method and name not in RAW and (rel, name) not in ALLOWED):
                     found.append(f"{rel}:{node.lineno}: {name}")
     return found
 
@@ -418,7 +422,8 @@ def test_convert_dir_fails_a_file_whose_output_is_special_or_read_only(world, tm
                      "--jobs", "1"])
     err = capsys.readouterr().err
     assert code == 1
-    assert "a.conllu: failed: " in err and "a.mrg: not a regular file (a FIFO)" in err
+    assert "a.conllu: failed: " in err
+    assert "a.mrg: not a regular file (a FIFO)" in err
     assert "b.mrg: not a regular file (a character device)" in err
     assert "c.mrg: read-only (mode 0444)" in err
     assert {n: snapshot(out / f"{n}.mrg") for n in kinds} == before

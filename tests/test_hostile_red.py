@@ -54,11 +54,13 @@ def test_oracle_and_corrected_skip_a_100k_deep_tree_with_one_line(tmp_path):
     mrg.write_text(unary_chain(100_000))
     conll.write_text("1\tx\t_\tNN\tNN\t_\t0\tROOT\t_\t_\n\n")
     proc = limited(["oracle", str(mrg), str(conll), "-o", str(tmp_path / "o.mrg")])
-    assert proc.returncode == 0 and "Traceback" not in proc.stderr, proc.stderr
+    assert proc.returncode == 0, proc.stderr
+    assert "Traceback" not in proc.stderr, proc.stderr
     assert "levels deep (at most 5000 are paired)" in proc.stderr
     proc = limited(["convert", str(conll), "--corrected", str(mrg), str(conll),
                     "-o", str(tmp_path / "c.mrg")])
-    assert "Traceback" not in proc.stderr and "levels deep" in proc.stderr, proc.stderr
+    assert "Traceback" not in proc.stderr, proc.stderr
+    assert "levels deep" in proc.stderr, proc.stderr
 
 
 def directory_bomb(n: int, declared: int | None = None, zip64: bool = False) -> bytes:
@@ -78,11 +80,11 @@ def directory_bomb(n: int, declared: int | None = None, zip64: bool = False) -> 
     else:
         size = len(body)
     return body + end + struct.pack("<4s4H2LH", b"PK\x05\x06", 0, 0, count, count, size,
-                                    0 if zip64 else 0, 0)
+                                    0, 0)
 
 
 @pytest.mark.parametrize("suffix", ["padmodel", "padparser"])
-@pytest.mark.parametrize("declared, zip64, problem", [
+@pytest.mark.parametrize(("declared", "zip64", "problem"), [
     (None, False, "the archive has 65535 members"),
     (2, False, "the archive's directory is 9400000 bytes"),
     (None, True, "the archive has 200000 members"),
@@ -116,7 +118,7 @@ def alpino(inner: str) -> str:
             f'{inner}</node><sentence>x</sentence></alpino_ds></treebank>')
 
 
-@pytest.mark.parametrize("inner, problem", [
+@pytest.mark.parametrize(("inner", "problem"), [
     ('<node rel="su" cat="np" begin="0" end="1">' * 5000
      + '<node rel="hd" pos="noun" word="x" begin="0" end="1"/>' + "</node>" * 5000,
      "nodes nest deeper than 500 levels"),
@@ -135,8 +137,10 @@ def test_an_alpino_tree_too_deep_or_with_a_hostile_word_is_skipped_with_its_reas
     xml = tmp_path / "alpino.xml"
     xml.write_text(alpino(inner), encoding="utf-8")
     trees, problems = read_alpino(str(xml))
-    assert trees == [] and len(problems) == 1
-    assert problem in str(problems[0]) and "tree 1 (s1)" in str(problems[0])
+    assert trees == []
+    assert len(problems) == 1
+    assert problem in str(problems[0])
+    assert "tree 1 (s1)" in str(problems[0])
 
 
 def test_alpino_xml_entity_bombs_and_external_entities_are_refused(tmp_path):
@@ -192,7 +196,7 @@ def test_a_model_symbol_with_a_control_character_or_a_lone_surrogate_is_refused(
         Model.load(str(bad))
 
 
-@pytest.mark.parametrize("label, says", [("N\x9bP", "cannot be written"),
+@pytest.mark.parametrize(("label", "says"), [("N\x9bP", "cannot be written"),
                                          ("L" * 300, "cannot be written"),
                                          ("N\x01P", "control character U+0001")],
                          ids=["C1", "long", "C0"])
@@ -209,8 +213,10 @@ def test_a_label_set_label_penn_cannot_carry_is_refused_with_its_line(tmp_path, 
     out = tmp_path / "out.mrg"
     proc = limited(["convert", str(conll), "--label-set", str(labels), "-o", str(out)])
     assert proc.returncode == 1, proc.stderr
-    assert f"{labels}:2: " in proc.stderr and says in proc.stderr
-    assert len(proc.stderr) < 500 and not out.exists()
+    assert f"{labels}:2: " in proc.stderr
+    assert says in proc.stderr
+    assert len(proc.stderr) < 500
+    assert not out.exists()
 
 
 def test_eval_refuses_a_word_over_the_limit_or_a_control_character_with_its_line(tmp_path):
@@ -228,10 +234,11 @@ def test_eval_refuses_a_word_over_the_limit_or_a_control_character_with_its_line
         path.write_text(text, encoding="utf-8")
         with pytest.raises(InputError) as err:
             read_trees(str(path))
-        assert problem in str(err.value) and len(str(err.value)) < 300
+        assert problem in str(err.value)
+        assert len(str(err.value)) < 300
 
 
-@pytest.mark.parametrize("text, problem", [
+@pytest.mark.parametrize(("text", "problem"), [
     ("NP right NN\n" + "VP left " + "V" * 20_000 + "\n", "2: line of 20,"),
     ("NP right NN\nVP left V\x01B\n", "2: control character U+0001"),
     ("NP right NN\nVP left VB\x0bX\n", "2: control character U+000B"),
@@ -247,7 +254,8 @@ def test_a_head_table_line_over_the_limit_or_with_a_control_character_is_refused
     table.write_text(text, encoding="utf-8")
     with pytest.raises(InputError) as err:
         HeadRules.load(str(table))
-    assert problem in str(err.value) and len(str(err.value)) < 300
+    assert problem in str(err.value)
+    assert len(str(err.value)) < 300
 
 
 def test_a_label_set_line_over_the_limit_is_refused_without_echoing_it(tmp_path):
@@ -279,7 +287,7 @@ def _word(i: int, form: str, head: int) -> str:
     return f"{i}\t{form}\t_\tNOUN\tNN\t_\t{head}\tdep\t_\t_"
 
 
-@pytest.mark.parametrize("line, column", [
+@pytest.mark.parametrize(("line", "column"), [
     ("1-2\tab\t_\t_\t_\t_\t0\troot\t_\t_", "HEAD"),
     ("1-2\tab\tab\t_\t_\t_\t_\t_\t_\t_", "LEMMA"),
     ("1-2\tab\t_\tNOUN\t_\t_\t_\t_\t_\t_", "UPOS"),
@@ -293,17 +301,19 @@ def test_a_multiword_token_line_with_a_filled_column_is_refused(line, column):
 
     text = "\n".join([line, _word(1, "a", 0), _word(2, "b", 1)]) + "\n\n"
     result = parse_conll(text, "x.conllu", on_error="skip")
-    assert result.sentences == [] and len(result.skipped) == 1
+    assert result.sentences == []
+    assert len(result.skipped) == 1
     assert f"x.conllu:1: a multiword token (1-2) must have _ in its {column} column" in \
         str(result.skipped[0])
     [item] = read_text(text, "x.conllu")
-    assert isinstance(item, InputError) and f"_ in its {column} column" in str(item)
+    assert isinstance(item, InputError)
+    assert f"_ in its {column} column" in str(item)
     fine = "\n".join(["1-2\tab\t_\t_\t_\tTypo=Yes\t_\t_\t_\tSpaceAfter=No", _word(1, "a", 0),
                       _word(2, "b", 1)]) + "\n\n"
     assert len(parse_conll(fine, "x.conllu").sentences) == 1
 
 
-@pytest.mark.parametrize("line, column", [
+@pytest.mark.parametrize(("line", "column"), [
     ("1.1\te\t_\t_\t_\t_\t1\tdep\t1:dep\t_", "HEAD"),
     ("1.1\te\t_\t_\t_\t_\t_\tdep\t1:dep\t_", "DEPREL"),
 ], ids=["head", "deprel"])
@@ -313,7 +323,8 @@ def test_an_empty_node_with_a_head_or_relation_is_refused(line, column):
 
     text = "\n".join([_word(1, "a", 0), line, _word(2, "b", 1)]) + "\n\n"
     result = parse_conll(text, "x.conllu", on_error="skip")
-    assert result.sentences == [] and len(result.skipped) == 1
+    assert result.sentences == []
+    assert len(result.skipped) == 1
     assert f"x.conllu:2: an empty node (1.1) must have _ in its {column} column" in \
         str(result.skipped[0])
     fine = "\n".join([_word(1, "a", 0), "1.1\te\t_\t_\t_\t_\t_\t_\t1:dep\t_",
@@ -340,7 +351,9 @@ def test_a_bounded_stream_reads_up_to_its_bound_and_refuses_one_more():
     from pad_engine.io.gate import BoundedStream
 
     stream = BoundedStream(io.BytesIO(b"ab\ncd\n"), "<stdin>", limit=6)
-    assert stream.readline() == b"ab\n" and stream.read() == b"cd\n" and stream.read() == b""
+    assert stream.readline() == b"ab\n"
+    assert stream.read() == b"cd\n"
+    assert stream.read() == b""
     stream = BoundedStream(io.BytesIO(b"ab\ncd\nef"), "<stdin>", limit=6)
     assert stream.readline(100) == b"ab\n"
     with pytest.raises(InputError, match="<stdin>: 7 bytes is more than an input file"):

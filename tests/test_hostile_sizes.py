@@ -7,6 +7,7 @@ quadratic walk fails the test instead of hanging it or swapping the machine."""
 
 from __future__ import annotations
 
+import itertools
 import os
 import resource
 import subprocess
@@ -111,7 +112,7 @@ def test_the_app_opens_a_file_with_a_50_mb_word_without_freezing(qtbot, tiny_mod
     blocks = SAMPLE.read_text(encoding="utf-8").split("\n\n")[:4]
     bad = GOOD_CONLL.replace("Dogs", "x" * 50_000_000)
     path = tmp_path / "huge.conllu"
-    path.write_text("\n\n".join(blocks[:2] + [bad.rstrip("\n")] + blocks[2:]) + "\n\n",
+    path.write_text("\n\n".join([*blocks[:2], bad.rstrip("\n"), *blocks[2:]]) + "\n\n",
                     encoding="utf-8")
     bad_line = "\n\n".join(blocks[:2]).count("\n") + 3
     window = new_window(qtbot, tiny_model)
@@ -131,6 +132,6 @@ def test_the_app_opens_a_file_with_a_50_mb_word_without_freezing(qtbot, tiny_mod
     assert row[:2] == [str(path), str(bad_line)]
     length = len(bad.split("\n")[0])
     assert row[2] == f"line of {length:,} characters: longer than the 10,000 a line may have"
-    longest = max(b - a for a, b in zip(ticks, ticks[1:]))
+    longest = max(b - a for a, b in itertools.pairwise(ticks))
     assert longest < 20, f"the event loop stood still for {longest:.0f} s"
     window.close()

@@ -38,7 +38,7 @@ def _write(path, members) -> None:
 def test_a_fifo_is_refused_without_blocking(tmp_path):
     fifo = tmp_path / "m.padparser"
     os.mkfifo(fifo)
-    with pytest.raises(ModelError, match="not a regular file .*not read as a text model"):
+    with pytest.raises(ModelError, match=r"not a regular file .*not read as a text model"):
         TextModel.load(fifo)
 
 
@@ -48,11 +48,11 @@ def test_a_member_declaring_a_huge_size_is_refused_before_inflating(tmp_path):
     with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as z:
         z.writestr("meta.npy", b"\0" * (300 << 20))  # 300 MB of zeros, a few hundred KB
     bomb.write_bytes(buf.getvalue())
-    with pytest.raises(ModelError, match="declares .* bytes uncompressed"):
+    with pytest.raises(ModelError, match=r"declares .* bytes uncompressed"):
         TextModel.load(bomb)
 
 
-@pytest.mark.parametrize("damage, message", [
+@pytest.mark.parametrize(("damage", "message"), [
     ("nan", "not finite"),
     ("size", "table arcs has 1099511627776 entries"),
     ("extra", "unexpected archive member"),
@@ -75,7 +75,8 @@ def test_damaged_text_models_are_one_line(tmp_path, damage, message):
     _write(bad, members)
     with pytest.raises(ModelError, match=message) as info:
         TextModel.load(bad)
-    assert str(info.value).startswith(str(bad)) and "\n" not in str(info.value)
+    assert str(info.value).startswith(str(bad))
+    assert "\n" not in str(info.value)
 
 
 def test_pad_parse_with_a_bad_text_model_exits_with_one_line(tmp_path):
@@ -85,11 +86,13 @@ def test_pad_parse_with_a_bad_text_model_exits_with_one_line(tmp_path):
     bad.write_bytes(b"PK\x03\x04 not really")
     run = subprocess.run([sys.executable, "-m", "pad_engine", "parse", str(text), "--parser",
                           str(bad)], capture_output=True, text=True, timeout=120)
-    assert run.returncode == 1 and run.stderr.count("\n") == 1
-    assert str(bad) in run.stderr and "Traceback" not in run.stderr
+    assert run.returncode == 1
+    assert run.stderr.count("\n") == 1
+    assert str(bad) in run.stderr
+    assert "Traceback" not in run.stderr
 
 
-# -- issue 33, item 3: crafted text models through ``pad parse`` ------------------------------
+# -- crafted text models through ``pad parse`` --------------------------------------------------
 TAGS = ["DT", "NN", "VBZ", "."]
 
 
@@ -180,8 +183,10 @@ def test_pad_parse_refuses_a_crafted_text_model_in_one_line(tmp_path, capsys, ca
     change, message = CRAFTED[case]
     bad = _crafted(tmp_path, change)
     code, err, deps = _parse(tmp_path, capsys, bad)
-    assert code == 1 and deps == ""
-    assert err.startswith(f"pad parse: {bad}: ") and err.count("\n") == 1, err
+    assert code == 1
+    assert deps == ""
+    assert err.startswith(f"pad parse: {bad}: "), err
+    assert err.count("\n") == 1, err
     assert message in err
 
 
@@ -218,7 +223,9 @@ def test_a_small_file_declaring_huge_tables_is_refused_before_they_are_allocated
     run = subprocess.run([sys.executable, "-c", PEAK, "parse", str(text), "--parser",
                           str(bomb)], capture_output=True, text=True, timeout=300)
     *message, peak = run.stderr.splitlines()
-    assert run.returncode == 1 and len(message) == 1 and str(bomb) in message[0], run.stderr
+    assert run.returncode == 1, run.stderr
+    assert len(message) == 1, run.stderr
+    assert str(bomb) in message[0], run.stderr
     assert int(peak) < 400, f"peak {peak} MB"
 
 

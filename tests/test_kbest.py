@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import random
 
 import numpy as np
@@ -79,10 +80,10 @@ def test_shared_subtrees_give_the_same_trees(random_backoff_model):
         forms = [f"s{i}" for i in range(n)]
         got = [to_line(p.tree, forms) for p in parser.kbest(forms, tags, heads, 10, prune=False)]
         enc = parser.encode_checked(forms, tags, heads, k=10)
-        scores, offsets, kinds, syms, _, _, words, _, _, _, _ = decoder.decode_kbest(
+        _scores, offsets, kinds, syms, _, _, words, _, _, _, _ = decoder.decode_kbest(
             chart_inputs(random_backoff_model, enc, decoder.EXACT, escalate=True), 10)
         alone = [to_line(parser.tree(kinds[a:b], syms[a:b], words[a:b], tags), forms)
-                 for a, b in zip(offsets[:-1], offsets[1:])]
+                 for a, b in itertools.pairwise(offsets)]
         assert got == alone
 
 
@@ -132,16 +133,19 @@ def test_kbest_over_its_budget_is_cut_and_says_so(random_backoff_model):
     forms, tags, heads = _flat(40)
     best = parser.parse(forms, tags, heads, prune=False)
     full = parser.kbest(forms, tags, heads, 10, prune=False)
-    assert len(full) == 10 and all(p.cut_to == 0 for p in full)
+    assert len(full) == 10
+    assert all(p.cut_to == 0 for p in full)
     assert full[0].score == pytest.approx(best.score)
     enc = parser.encode_checked(forms, tags, heads, k=10)
     inputs = chart_inputs(random_backoff_model, enc, decoder.EXACT, escalate=True)
     *_, level, _, _, reach = decoder.decode_kbest(inputs, 10, 4096)
-    assert level == decoder.OVER_BUDGET and 0 < reach < 1
+    assert level == decoder.OVER_BUDGET
+    assert 0 < reach < 1
     for budget in (4096, 12_000):
         cut = parser.kbest(forms, tags, heads, 10, prune=False, budget=budget)
         assert 1 <= len(cut) < 10
-        assert {p.cut_to for p in cut} == {cut[0].cut_to} and 1 <= cut[0].cut_to < 10
+        assert {p.cut_to for p in cut} == {cut[0].cut_to}
+        assert 1 <= cut[0].cut_to < 10
         assert len(cut) <= cut[0].cut_to
         assert to_line(cut[0].tree, forms) == to_line(best.tree, forms)
         assert cut[0].score == pytest.approx(best.score)
@@ -168,21 +172,26 @@ def test_convert_report_counts_cut_kbest_lists(random_backoff_model):
     report = ConvertReport()
     blocks = list(convert_sentences(engine, [short, long], report, kbest=10))
     assert report.converted == 2
-    assert len(report.cut) == 1 and report.cut[0][:2] == ("in.conll", 6)
+    assert len(report.cut) == 1
+    assert report.cut[0][:2] == ("in.conll", 6)
     cut_to = report.cut[0][2]
-    assert 1 <= cut_to < 10 and 1 <= blocks[1].count("\n") - 1 <= cut_to
+    assert 1 <= cut_to < 10
+    assert 1 <= blocks[1].count("\n") - 1 <= cut_to
     assert kbest_cut_note(cut_to, 10).startswith(f"k-best cut to {cut_to} tree")
 
 
 def test_kbest_entry_arrays_never_grow_past_the_budget():
     """The entry arrays double as they grow, but for K > 1 never past the budget: capped at
     it when the need fits, left as they are (and refused) when it does not; 1-best grows."""
-    from pad_engine.decoding.decoder import _entry_room
+    from pad_engine.decoding.tables import entry_room
 
     ps, pe = np.zeros(1024), np.zeros((1024, 3), np.int32)
     ps[:] = np.arange(1024)
-    grown, _, ok = _entry_room(ps, pe, 1000, 100, 10, 1500)
-    assert ok and grown.shape[0] == 1500 and (grown[:1000] == ps[:1000]).all()
-    same, _, ok = _entry_room(ps, pe, 1000, 600, 10, 1500)
-    assert not ok and same.shape[0] == 1024
-    assert _entry_room(ps, pe, 1000, 600, 1, 1500)[0].shape[0] == 2048
+    grown, _, ok = entry_room(ps, pe, 1000, 100, 10, 1500)
+    assert ok
+    assert grown.shape[0] == 1500
+    assert (grown[:1000] == ps[:1000]).all()
+    same, _, ok = entry_room(ps, pe, 1000, 600, 10, 1500)
+    assert not ok
+    assert same.shape[0] == 1024
+    assert entry_room(ps, pe, 1000, 600, 1, 1500)[0].shape[0] == 2048

@@ -37,7 +37,8 @@ def test_phrase_labels_join_the_attachment_phrase_and_the_dependents_phrase():
 
 def test_labels_decide_what_the_d_parse_leaves_open():
     exs = examples("phrase")
-    assert exs[0].heads == exs[1].heads and exs[0].rels != exs[1].rels
+    assert exs[0].heads == exs[1].heads
+    assert exs[0].rels != exs[1].rels
     labeled = Parser(train(exs, epochs=5, bits=16, labels="phrase"))
     plain = Parser(train(exs, epochs=5, bits=16))
     for ex, gold in zip(exs[:2], (OBJECT, BESIDE)):
@@ -147,7 +148,8 @@ def test_pad_train_labels_with_deps_reads_deprel(gum_dir, tmp_path):
     assert main(["train", *trees, "--deps", *map(str, docs), "--labels", "--epochs", "1",
                  "-o", str(out)]) == 0
     model = Model.load(out)
-    assert model.dep_labels == "deprel" and {"nsubj", "obj", "det"} <= set(model.label_set)
+    assert model.dep_labels == "deprel"
+    assert {"nsubj", "obj", "det"} <= set(model.label_set)
 
 
 def test_pad_bench_labels_trains_rather_than_reads_a_model(tmp_path, capsys):
@@ -168,7 +170,9 @@ def test_pad_deps_writes_the_labels_a_penn_trained_model_reads(ptb_dir, tmp_path
     deps, out = tmp_path / "0003.conll", tmp_path / "0003.mrg"
     assert main(["deps", str(ptb_dir / "wsj_0003.mrg"), str(deps), "--labels", "phrase"]) == 0
     rels = [line.split("\t")[7] for line in deps.read_text().splitlines() if line]
-    assert "S+NP" in rels and "NP+*" in rels and "ROOT" in rels
+    assert "S+NP" in rels
+    assert "NP+*" in rels
+    assert "ROOT" in rels
     capsys.readouterr()
     assert main(["convert", str(deps), "-o", str(out), "--model", str(model)]) == 0
     assert "never saw" not in capsys.readouterr().err
@@ -199,6 +203,7 @@ def test_convert_dir_reports_files_whose_labels_the_model_never_saw(tmp_path, ca
         capsys.readouterr().err)
     report = json.loads((out / "pad-convert-report.json").read_text(encoding="utf-8"))
     warnings = {f["input"]: f["warning"] for f in report["files"]}
-    assert warnings["known.conll"] == "" and "never saw" in warnings["ud.conll"]
+    assert warnings["known.conll"] == ""
+    assert "never saw" in warnings["ud.conll"]
     assert "Warnings:\nud.conll: the model reads" in (
         out / "pad-convert-report.txt").read_text(encoding="utf-8")

@@ -67,11 +67,12 @@ def test_most_specific_rule_wins_and_dash_drops_a_level():
     assert rules.label("S", "VERB", "root") == "x"
     tree = RuleBasedEngine(rules).best(SENT).tree
     line = to_line(tree, SENT.forms)
-    assert "VP" not in line and "(x (subj (DET the) (NOUN cat)) (VERB sat)" in line
+    assert "VP" not in line
+    assert "(x (subj (DET the) (NOUN cat)) (VERB sat)" in line
     assert induced_heads(tree, len(SENT.forms)) == SENT.heads  # still the input d-parse
 
 
-@pytest.mark.parametrize("text, problem", [
+@pytest.mark.parametrize(("text", "problem"), [
     ("NP * np\n", "expected 4 columns"),
     ("# fine\nNOPE * * np\n", "unknown phrase 'NOPE'"),
     ("TOP * * root\n", "TOP is the root"),
@@ -102,10 +103,12 @@ def test_fewer_than_three_corrected_trees_learn_labels_more_train_a_model():
 
     example = example_from_lextree(_gold_lex(GOLD, SENT), SENT.forms, SENT.rels)
     few = from_corrected([example] * (MODEL_FROM - 1))
-    assert isinstance(few.engine, RuleBasedEngine) and "labels learned" in few.reason
+    assert isinstance(few.engine, RuleBasedEngine)
+    assert "labels learned" in few.reason
     assert to_line(few.engine.best(SENT).tree, SENT.forms) == GOLD
     many = from_corrected([example] * MODEL_FROM)
-    assert isinstance(many.engine, Engine) and many.engine.model.dep_labels
+    assert isinstance(many.engine, Engine)
+    assert many.engine.model.dep_labels
     assert to_line(many.engine.best(SENT).tree, SENT.forms) == GOLD
 
 

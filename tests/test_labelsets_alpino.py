@@ -23,7 +23,8 @@ def alpino():
 
 def test_every_alpino_tree_becomes_a_consistent_pair(alpino):
     trees, problems = alpino
-    assert len(trees) == 7136 and not problems
+    assert len(trees) == 7136
+    assert not problems
     for t in trees:
         n = len(t.sentence.forms)
         assert [p.word for p in t.tree.preterminals()] == list(range(n))  # contiguous
@@ -39,6 +40,8 @@ def test_a_retrained_model_beats_learned_labels_which_beat_english_ones(alpino):
     table = label_table(trees[:1300], sizes=(20,), test_size=300, draws=1)
     ptb, ud = table["rules, ptb labels"], table["rules, ud-generic labels"]
     learned, pad = table["learned mapping, 20 trees"], table["PAD model, 20 trees"]
-    assert ptb.labeled == ud.labeled == 0.0 and ptb.unlabeled == ud.unlabeled
+    assert ptb.labeled == ud.labeled == 0.0
+    assert ptb.unlabeled == ud.unlabeled
     assert table["rules, alpino-dutch labels"].labeled > 50
-    assert pad.labeled > learned.labeled > 50 and pad.unlabeled > learned.unlabeled
+    assert pad.labeled > learned.labeled > 50
+    assert pad.unlabeled > learned.unlabeled

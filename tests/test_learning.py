@@ -1,4 +1,5 @@
-"""Issue 8, engine side: retrain on corrected trees, cross-validation, the learning curve."""
+"""The low-resource loop, engine side: retrain on corrected trees, cross-validation, the
+learning curve."""
 
 from __future__ import annotations
 
@@ -52,7 +53,8 @@ def test_retrain_from_a_base_model_keeps_it_and_leaves_it_untouched(ptb30):
     assert model.training["from"] == "continued from a model"
     assert model.grammar.binary[: len(rules)] == rules  # rule ids stable, base rules kept
     assert len(model.grammar.binary) > len(rules)  # the new trees' rules added
-    assert base.grammar.binary == rules and (base.weights == weights).all()
+    assert base.grammar.binary == rules
+    assert (base.weights == weights).all()
     assert evaluate(model, new).f1 > evaluate(base, new).f1 + 5.0
     assert evaluate(model, old).f1 > 95.0  # what the base model knew is not lost
 
@@ -113,15 +115,17 @@ def test_cross_validate_folds():
     seen = []
     cv = cross_validate(examples, 3, progress=lambda done, total: seen.append((done, total)))
     assert isinstance(cv, CrossValidation)
-    assert len(cv.folds) == 3 and seen == [(1, 3), (2, 3), (3, 3)]
-    assert cv.sentences == len(examples) and cv.seconds > 0
+    assert len(cv.folds) == 3
+    assert seen == [(1, 3), (2, 3), (3, 3)]
+    assert cv.sentences == len(examples)
+    assert cv.seconds > 0
     assert all(0.0 <= f <= 100.0 for f in cv.folds)
     assert 0.0 < cv.f1 <= 100.0
     assert min(cv.folds) <= cv.f1 <= max(cv.folds)
     assert len(cross_validate(examples, 20).folds) == len(examples)  # one sentence per fold
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="at least 2 trees, got 1"):
         cross_validate(examples[:1])
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="at least 2 trees, got 0"):
         cross_validate([])
 
 
@@ -137,7 +141,7 @@ def test_learning_curve_on_the_toy_treebank():
     curve = learning_curve(examples, examples, [2, 7])
     assert [size for size, _ in curve] == [2, 7]
     assert curve[1][1] == 100.0  # trained on all of them, tested on the same
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="training size 8 exceeds"):
         learning_curve(examples, examples, [8])
 
 
@@ -201,4 +205,5 @@ def test_learning_curve_command_help_and_bad_input(tmp_path, capsys):
     assert "--sizes" in capsys.readouterr().out
     assert main(["learning-curve", "--treebank", str(tmp_path)]) == 1
     err = capsys.readouterr().err.strip()
-    assert "not the Penn Treebank sample" in err and len(err.splitlines()) == 1
+    assert "not the Penn Treebank sample" in err
+    assert len(err.splitlines()) == 1

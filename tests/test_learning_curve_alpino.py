@@ -46,7 +46,8 @@ def test_both_orders_on_a_small_alpino_file(tmp_path, capsys):
     out = capsys.readouterr().out
     header, columns = out.splitlines()[:2]
     assert header.startswith("# 2 test sentences: the last of 4 Dutch Alpino trees")
-    assert "punctuation deleted" in header and columns == "# ORDER\tSENTENCES\tWORDS\tF1"
+    assert "punctuation deleted" in header
+    assert columns == "# ORDER\tSENTENCES\tWORDS\tF1"
     rows = _rows(out)
     assert [(o, s, w) for o, s, w, _ in rows] == [
         ("sequential", 1, 4), ("sequential", 2, 8), ("uncertain", 1, 4), ("uncertain", 2, 8)]
@@ -59,10 +60,11 @@ def test_alpino_trees_that_cannot_be_read_are_skipped_and_counted(tmp_path, caps
                  "--sizes", "1", "--test", "2"]) == 0
     captured = capsys.readouterr()
     assert "the last of 3 Dutch Alpino trees" in captured.out
-    assert "skipped" in captured.err and "tree 1 (0)" in captured.err
+    assert "skipped" in captured.err
+    assert "tree 1 (0)" in captured.err
 
 
-@pytest.mark.parametrize("content, problem", [
+@pytest.mark.parametrize(("content", "problem"), [
     (None, "No such file"),
     ("(TOP (S (NN dog)))", "not XML"),
     ('<?xml version="1.0"?><treebank><s/></treebank>', "not Alpino XML"),
@@ -75,10 +77,11 @@ def test_a_file_that_is_not_alpino_stops_in_one_line_naming_it(tmp_path, capsys,
     assert main(["learning-curve", "--select", "both", "--alpino", str(bank)]) == 1
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1
-    assert err.startswith(f"pad learning-curve: {bank}") and problem in err
+    assert err.startswith(f"pad learning-curve: {bank}")
+    assert problem in err
 
 
-@pytest.mark.parametrize("extra, problem", [
+@pytest.mark.parametrize(("extra", "problem"), [
     ([], "--alpino needs --select"),
     (["--select", "both", "--labels", "-o", "x.png"], "no -o, --labels"),
     (["--select", "both", "--test", "0"], "--test needs --alpino and a positive K"),
@@ -88,7 +91,8 @@ def test_alpino_options_that_do_not_fit_are_refused(tmp_path, capsys, extra, pro
     bank = _alpino(tmp_path / "alpino.xml")
     assert main(["learning-curve", "--alpino", str(bank), *extra]) == 1
     err = capsys.readouterr().err.strip()
-    assert problem in err and len(err.splitlines()) == 1
+    assert problem in err
+    assert len(err.splitlines()) == 1
 
 
 def test_test_needs_alpino(capsys):

@@ -19,16 +19,17 @@ def chain(n: int) -> LexNode:
 def test_deep_trees_induce_heads_print_and_copy():
     n = 5000
     root = chain(n)
-    assert induced_heads(root, n) == [0] + list(range(1, n))
+    assert induced_heads(root, n) == [0, *list(range(1, n))]
     forms = [f"w{i}" for i in range(n)]
     line = to_line(root, forms)
-    assert line.startswith("(TOP (NP (NN w0) (NP (NN w1) ") and line.count("(") == 2 * n
+    assert line.startswith("(TOP (NP (NN w0) (NP (NN w1) ")
+    assert line.count("(") == 2 * n
     assert to_line(root.copy(), forms) == line
 
 
 def test_a_600_word_chain_of_dependents_converts():
     n = 600
-    sent = DepSentence([f"w{i}" for i in range(n)], ["NN"] * n, [0] + list(range(1, n)))
+    sent = DepSentence([f"w{i}" for i in range(n)], ["NN"] * n, [0, *list(range(1, n))])
     for engine in (RuleBasedEngine(), Engine.load()):
         cand = engine.best(sent)
         assert induced_heads(cand.tree, n) == sent.heads

@@ -1,4 +1,4 @@
-"""Chart memory (issue 23): storage for the items a sentence builds, not for every cell x layer
+"""Chart memory: storage for the items a sentence builds, not for every cell x layer
 x symbol, and a clear per-sentence refusal above MAX_CHART instead of an out-of-memory kill."""
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ def bundled() -> Model:
 
 def test_chart_memory_does_not_grow_with_the_grammar(bundled):
     """A flat 300-word sentence with 1,000 unused symbols added to the bundled grammar: the
-    kernels' allocations stay small (before issue 23: 3.1 GB, cells x layers x symbols)."""
+    kernels' allocations stay small (a chart of cells x layers x symbols took 3.1 GB)."""
     grown = deepcopy(bundled)
     for i in range(1000):
         grown.grammar.symbol(f"UNUSED{i}")
@@ -66,7 +66,8 @@ def test_batch_conversion_reports_the_refused_sentence_and_goes_on(bundled):
              for s, line in ((big, 1), (small, 503))]
     report = ConvertReport()
     out = list(convert_sentences(Engine(bundled), sents, report, kbest=10))
-    assert out[0] == "\n" and out[1].count("(TOP ") >= 1
+    assert out[0] == "\n"
+    assert out[1].count("(TOP ") >= 1
     assert report.converted == 1
     assert [str(p) for p in report.problems] == [
         "in.conll:1: sentence too large to decode: 500 words whose d-parse needs 63,249 chart "
@@ -74,8 +75,8 @@ def test_batch_conversion_reports_the_refused_sentence_and_goes_on(bundled):
 
 
 def test_a_flat_300_word_sentence_fits_in_250_mb_for_one_tree_and_ten():
-    """Issue 23's bound on the whole process (model, compiled kernels, chart), as ``pad
-    bench`` reports it: before, 532 MB for the best tree and 1.08 GB for 10."""
+    """The bound on the whole process (model, compiled kernels, chart), as ``pad bench``
+    reports it: a chart for every cell took 532 MB for the best tree and 1.08 GB for 10."""
     from pad_engine.learning.bench import flat_sentence_peak_mb
 
     for k in (1, 10):
@@ -86,10 +87,13 @@ def test_long_sentences_of_the_memory_rows_have_their_shapes():
     from pad_engine.learning.bench import long_sentence
 
     flat_ud, chain_ptb = long_sentence("flat", "ud", 300), long_sentence("chain", "ptb", 300)
-    assert flat_ud.heads.count(0) == 1 and set(flat_ud.heads) == {0, 150}
-    assert flat_ud.tags[149] == "VBD" and flat_ud.rels[149] == "root"
+    assert flat_ud.heads.count(0) == 1
+    assert set(flat_ud.heads) == {0, 150}
+    assert flat_ud.tags[149] == "VBD"
+    assert flat_ud.rels[149] == "root"
     assert {"nsubj", "obj", "amod", "punct"} <= set(flat_ud.rels)
-    assert chain_ptb.heads == list(range(300)) and chain_ptb.rels == []
+    assert chain_ptb.heads == list(range(300))
+    assert chain_ptb.rels == []
     assert len(set(chain_ptb.tags)) > 10  # common tags in turn, not one
 
 

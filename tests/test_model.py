@@ -38,7 +38,8 @@ def test_file_is_npz_without_pickles(toy_model, tmp_path):
         assert sorted(z.namelist()) == ["meta.npy", "weights.npy"]
     with np.load(path, allow_pickle=False) as data:
         meta = json.loads(data["meta"].tobytes())
-    assert meta["format"] == "pad-studio-model" and meta["version"] == 4
+    assert meta["format"] == "pad-studio-model"
+    assert meta["version"] == 4
     assert meta["training"]["sentences"] == len(toy_examples())
 
 
@@ -54,7 +55,7 @@ def test_truncated_file(toy_model, tmp_path):
 def test_foreign_files(tmp_path):
     text = tmp_path / "notes.txt"
     text.write_text("hello")
-    with pytest.raises(ModelError, match="notes.txt"):
+    with pytest.raises(ModelError, match=r"notes\.txt"):
         Model.load(text)
     other = tmp_path / "other.npz"
     np.savez(other, x=np.zeros(3))

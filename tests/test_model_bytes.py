@@ -43,7 +43,8 @@ def test_every_damage_a_file_is_refused_for_is_refused_as_bytes(good, tmp_path):
         with pytest.raises(ModelError) as refused:
             Model.from_bytes(data, "version 3")
         line = str(refused.value)
-        assert line.startswith("version 3: ") and says in line, (kind, line)
+        assert line.startswith("version 3: "), (kind, line)
+        assert says in line, (kind, line)
         assert "\n" not in line, kind
 
 

@@ -33,7 +33,8 @@ def test_collins_dparses_get_the_ptb_model(ptb_dir):
 def test_ud_dparses_get_the_ud_model_with_or_without_relation_names(ewt_dir):
     sents = read_conll(ewt_dir / "en_ewt-ud-dev.conllu").sentences
     style = dependency_style(sents[:500])
-    assert style.name == "ud" and style.ud_relations > 0.99
+    assert style.name == "ud"
+    assert style.ud_relations > 0.99
     assert style.heading_prepositions < 0.2
     unnamed = [DepSentence(s.forms, s.tags, s.heads) for s in sents[:500]]
     assert dependency_style(unnamed).name == "ud"  # the structure alone tells
@@ -108,4 +109,5 @@ def test_bench_ud_row_counts_every_sentence_by_the_pass_that_settled_it(ewt_dir,
     assert set(f["ud_passes"]) <= {"pruned", "exact", "glue", "fallback"}
     assert f["ud_end_to_end_sent_per_s"] > 0
     row = format_ud(f)
-    assert "60 sentences" in row and all(f"{k} {v}" in row for k, v in f["ud_passes"].items())
+    assert "60 sentences" in row
+    assert all(f"{k} {v}" in row for k, v in f["ud_passes"].items())

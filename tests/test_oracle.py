@@ -61,7 +61,8 @@ def test_oracle_is_the_closest_tree_by_brute_force(random_model):
             assert to_line(result.tree, forms) == to_line(gold, forms)
             in_y += 1
         compared += 1
-    assert compared >= 100 and in_y >= 40, (compared, in_y)
+    assert compared >= 100, (compared, in_y)
+    assert in_y >= 40, (compared, in_y)
 
 
 def test_oracle_returns_the_gold_tree_of_its_own_dparse(ptb_dir):
@@ -122,7 +123,8 @@ def test_one_oracle_the_closest_trees_by_brute_force_on_random_grammars():
         figure = score_pairs(model, pairs).grammar_f1
         differ += figure != bracket_f1(score(golds, lines))
         compared += len(pairs)
-    assert compared >= 100 and differ == 0, (compared, differ)
+    assert compared >= 100, (compared, differ)
+    assert differ == 0, (compared, differ)
 
 
 @pytest.mark.slow

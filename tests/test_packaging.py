@@ -32,7 +32,8 @@ def test_the_wheel_carries_every_shipped_file():
         assert root / "py.typed" in matched
         if package == "pad_engine":
             shipped = {p for p in (root / "data").rglob("*") if p.is_file()}
-            assert shipped and shipped <= matched, sorted(map(str, shipped - matched))
+            assert shipped, sorted(map(str, shipped - matched))
+            assert shipped <= matched, sorted(map(str, shipped - matched))
 
 
 def test_the_shipped_files_are_read_from_the_package():
@@ -47,7 +48,8 @@ def test_the_shipped_files_are_read_from_the_package():
 def test_dask_and_matplotlib_are_extras_the_tests_pull_in():
     project = _pyproject()["project"]
     required = " ".join(project["dependencies"])
-    assert "dask" not in required and "matplotlib" not in required
+    assert "dask" not in required
+    assert "matplotlib" not in required
     extras = project["optional-dependencies"]
     assert any(d.startswith("dask[distributed]") for d in extras["dask"])
     assert any(d.startswith("matplotlib") for d in extras["plot"])
@@ -60,5 +62,6 @@ def test_a_plot_without_matplotlib_names_the_extra(tmp_path, monkeypatch, capsys
     assert main(["learning-curve", "--treebank", str(tmp_path),
                  "-o", str(tmp_path / "curve.png")]) == 1
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "Traceback" not in err
+    assert err.count("\n") == 1
+    assert "Traceback" not in err
     assert "pip install 'pad-studio[plot]'" in err

@@ -24,10 +24,12 @@ def test_every_target_induces_its_lifted_ud_dparse(gum_dir):
     made = examples_from_pairs(pairs)
     assert not made.skipped  # glue rules give a consistent tree whatever the grammar lacks
     assert made.exact + made.oracle == len(pairs) == len(made.examples)
-    assert made.exact > 0 and made.oracle > 0
+    assert made.exact > 0
+    assert made.oracle > 0
     for pair, ex in zip(pairs, made.examples):
         assert ex.heads == pair.heads
-        assert ex.forms == pair.forms and ex.tags == pair.tags
+        assert ex.forms == pair.forms
+        assert ex.tags == pair.tags
         assert induced_heads(ex.lex, len(ex.forms)) == pair.heads
 
 
@@ -48,7 +50,7 @@ def test_pairs_must_line_up(gum_dir, tmp_path):
     trees, deps = gum_files(gum_dir, 2)
     with pytest.raises(InputError, match="one CoNLL file per tree file"):
         read_pairs(trees, deps[:1])
-    with pytest.raises(InputError, match="sentences but .* trees"):
+    with pytest.raises(InputError, match=r"sentences but .* trees"):
         read_pairs(trees[:1], deps[1:])
 
 
@@ -58,9 +60,11 @@ def test_train_with_deps_and_hold_out(gum_dir, tmp_path, capsys):
     assert main(["train", *trees, "--deps", *deps, "--hold-out", "3", "--epochs", "1",
                  "-o", str(out)]) == 0
     err = capsys.readouterr().err
-    assert "replaced by the closest consistent tree" in err and "held-out" in err
+    assert "replaced by the closest consistent tree" in err
+    assert "held-out" in err
     held = Model.load(out).training["held_out"]
-    assert held["sentences"] > 0 and 0 < held["f1"] <= 100
+    assert held["sentences"] > 0
+    assert 0 < held["f1"] <= 100
     # the bound for any converter is a bound: no less than the model or its grammar reach
     assert held["bound_f1"] >= max(held["f1"], held["grammar_oracle_f1"]) > 50
     assert "no converter that keeps the d-parses scores more" in err
@@ -74,7 +78,8 @@ def test_train_backoff_widens_the_grammar(ptb_dir, tmp_path):
     assert main(["train", *files, "--epochs", "1", "--no-backoff", "-o", str(plain)]) == 0
     assert main(["train", *files, "--epochs", "1", "--backoff", "-o", str(wide)]) == 0
     a, b = Model.load(plain), Model.load(wide)
-    assert b.training["backoff"] and not a.training["backoff"]
+    assert b.training["backoff"]
+    assert not a.training["backoff"]
     assert len(b.grammar.binary) > len(a.grammar.binary)
 
 

@@ -54,7 +54,8 @@ def test_plain_text_gives_one_tree_per_line(tmp_path, capsys, parser_file):
     assert [_leaves(x) for x in lines] == [["The", "committee", "approved", "the", "budget",
                                             "."], ["Prices", "will", "rise", "again", "."]]
     heads = _heads(deps.read_text())
-    assert [len(h) for h in heads] == [6, 5] and all(h.count(0) == 1 for h in heads)
+    assert [len(h) for h in heads] == [6, 5]
+    assert all(h.count(0) == 1 for h in heads)
     assert "2 of 2 sentences parsed" in err
     assert "english-ptb-collins" in err  # the PAD model that pairs with Collins-style d-parses
 
@@ -74,9 +75,10 @@ def test_conll_without_heads(tmp_path, capsys, parser_file):
     src = tmp_path / "in.conllu"
     src.write_text("\n\n".join(stripped) + "\n")
     deps = tmp_path / "out.conllu"
-    code, out, err = _run(capsys, src, "--parser", parser_file, "--deps-out", deps, "-o",
+    code, _out, err = _run(capsys, src, "--parser", parser_file, "--deps-out", deps, "-o",
                           tmp_path / "out.mrg")
-    assert code == 0 and "3 of 3 sentences parsed" in err
+    assert code == 0
+    assert "3 of 3 sentences parsed" in err
     trees = (tmp_path / "out.mrg").read_text().splitlines()
     assert len(trees) == 3
     written = deps.read_text()
@@ -92,7 +94,8 @@ def test_bad_lines_are_reported_and_the_rest_converted(tmp_path, capsys, parser_
     code, out, err = _run(capsys, src, "--parser", parser_file)
     assert code == 0
     assert out.split("\n")[1] == ""  # an empty line where the bad sentence stood
-    assert len(out.splitlines()) == 3 and _leaves(out.splitlines()[2])[0] == "Prices"
+    assert len(out.splitlines()) == 3
+    assert _leaves(out.splitlines()[2])[0] == "Prices"
     problems = [line for line in err.splitlines() if "skipped" in line]
     assert problems == [f"pad parse: skipped {src}:2: control or undecodable character "
                         "U+0007 at column 5"]
@@ -165,7 +168,8 @@ def test_a_bad_parser_file_is_one_line(tmp_path, capsys):
     bad.write_text("not a model")
     code, _, err = _run(capsys, src, "--parser", bad)
     assert code == 1
-    assert err.strip().count("\n") == 0 and "damaged or not a PAD Studio text model" in err
+    assert err.strip().count("\n") == 0
+    assert "damaged or not a PAD Studio text model" in err
 
 
 def test_conll_with_heads_keeps_them(tmp_path, capsys, parser_file):
@@ -186,7 +190,8 @@ def test_train_deps_bits_sets_the_arc_table_and_is_checked(tmp_path, capsys):
     assert main(["train-deps", str(SAMPLE), "-o", str(out), "--bits", "17", "--epochs", "1",
                  "--tagger-epochs", "1"]) == 0
     model = TextModel.load(out)
-    assert model.arc_weights.shape == (1 << 17,) and model.training["arc_bits"] == 17
+    assert model.arc_weights.shape == (1 << 17,)
+    assert model.training["arc_bits"] == 17
     capsys.readouterr()
     assert main(["train-deps", str(SAMPLE), "-o", str(tmp_path / "x.padparser"),
                  "--bits", "40"]) != 0

@@ -40,7 +40,8 @@ def test_ptb_sample_reads_and_normalizes(ptb_trees):
             assert len(sub) > 0
             label = sub.label()
             if not label.startswith("-"):
-                assert "-" not in label and "=" not in label, label
+                assert "-" not in label, label
+                assert "=" not in label, label
 
 
 def test_ptb_round_trip(ptb_trees):
@@ -89,7 +90,7 @@ def test_layouts_and_wrappers():
     assert result.skipped == []
 
 
-@pytest.mark.parametrize("text, line, message", [
+@pytest.mark.parametrize(("text", "line", "message"), [
     ("(S (NP (NN a)))\n(S (NP (NN b))))\n", 2, "unbalanced brackets: ')' without a matching '('"),
     ("(S (NP (NN a))\n", 1, "unbalanced brackets: 1 '(' not closed"),
     ("(S (NN a))\n()\n", 2, "empty tree '()'"),
@@ -126,7 +127,7 @@ def test_skip_mode_goes_on_with_the_next_tree():
 
 
 def test_bad_on_error_value():
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="on_error must be"):
         parse_penn("(S (NN a))", on_error="ignore")
 
 
@@ -172,7 +173,8 @@ def test_convert_writes_no_character_a_penn_line_cannot_carry(tmp_path, capsys):
     assert (f"skipped {src}:7: FORM of word 1: control character U+0000 at column 6"
             in capsys.readouterr().err)
     text = out.read_text(encoding="utf-8")
-    assert text.endswith("\n\n") and text.count("\n") == 2  # the NUL sentence: an empty line
+    assert text.endswith("\n\n")
+    assert text.count("\n") == 2
     assert all(ch.isprintable() for ch in text.replace("\n", ""))
     leaves = parse_penn(text).trees[0].leaves()
     assert leaves == ["a_b", "c_d", "e_f", "g_h", "-LRB-i-RRB-"]

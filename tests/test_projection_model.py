@@ -1,4 +1,4 @@
-"""A model that reads the rule-based projection of each d-parse (issue 21): the labels and
+"""A model that reads the rule-based projection of each d-parse: the labels and
 spans it is given, the grammar widened by the projections of uncorrected sentences, its
 file round trip, and what it gains with few trees on the PTB sample."""
 
@@ -53,7 +53,8 @@ def test_a_long_sentence_costs_memory_in_proportion_to_its_length():
     forms, tags = [f"w{i}" for i in range(n)], ["NN"] * n
     heads = [i + 2 for i in range(n - 1)] + [0]
     labels, spans = projection_features(forms, tags, heads)
-    assert len(labels) == n and spans.nbytes < 64 * n
+    assert len(labels) == n
+    assert spans.nbytes < 64 * n
     assert span_label(spans, 0, n - 1, n) != 0  # the whole sentence is a phrase
 
 

@@ -23,7 +23,8 @@ def session(sample, tmp_path) -> Session:
 
 def test_only_sentences_with_a_tree_are_searched(session):
     hits, count, searched = quality.search(session, "NP")
-    assert searched == 10 and count == len(hits) > 0
+    assert searched == 10
+    assert count == len(hits) > 0
     assert {h.idx for h in hits} <= set(range(10))
     assert all(h.status == "machine" for h in hits)
     tree = session.shown_tree(hits[0].idx)
@@ -37,20 +38,23 @@ def test_an_edited_sentence_is_searched_as_edited(session):
     path = next(p for p, n in edits.phrases(tree) if n.label == "NP")
     session.set_view(0, View(session.view(0).heads, 0, edits.relabel(tree, path, "QQ")))
     hits, count, _ = quality.search(session, "QQ")
-    assert count == 1 and hits[0].idx == 0 and hits[0].status == EDITED
+    assert count == 1
+    assert hits[0].idx == 0
+    assert hits[0].status == EDITED
 
 
 def test_majority_changes_fix_the_odd_one(session):
     tree = session.shown_tree(0)
     np = [(p, n) for p, n in edits.phrases(tree) if n.label == "NP" and len(n.children) > 1]
-    path, node = np[0]
+    path, _node = np[0]
     session.set_view(0, View(session.view(0).heads, 0, edits.relabel(tree, path, "ADJP")))
     findings, searched = quality.check(session)
     assert searched == 10
     finding = next(f for f in findings if f.suspects == (0,) and f.entry.variant == "ADJP"
                    and f.entry.kind != "dependents")
     changes, refused = quality.majority_changes(session, finding)
-    assert refused == [] and [c.idx for c in changes] == [0]
+    assert refused == []
+    assert [c.idx for c in changes] == [0]
     assert edits.node_at(changes[0].after.tree, path).label == "NP"
     assert changes[0].before == session.view(0)
 
@@ -86,6 +90,7 @@ def test_the_search_index_flattens_again_only_what_changed(session):
     path = next(p for p, n in edits.phrases(tree) if n.label == "NP")
     session.set_view(3, View(session.view(3).heads, 0, edits.relabel(tree, path, "QQ")))
     hits, count, _ = quality.search(session, "QQ", index)
-    assert count == 1 and hits[0].idx == 3
+    assert count == 1
+    assert hits[0].idx == 3
     after = {idx: flat for idx, (_, flat) in index.flats.items()}
     assert [i for i in range(10) if after[i] is not before[i]] == [3]

@@ -180,9 +180,11 @@ def test_nonprojective_input_is_lifted_and_reported():
     engine = RuleBasedEngine()
     [cand] = engine.candidates(sent, k=10)
     heads, lifts = projectivize(sent.heads)
-    assert lifts and cand.lifted == lifts
+    assert lifts
+    assert cand.lifted == lifts
     assert cand.heads() == heads != sent.heads
-    assert cand.how == "rules" and cand.score == 0.0
+    assert cand.how == "rules"
+    assert cand.score == 0.0
 
 
 def test_single_word_sentence():
@@ -190,7 +192,8 @@ def test_single_word_sentence():
         sent = DepSentence(["Hello"], [tag], [0])
         cand = RuleBasedEngine().best(sent)
         line = cand.penn(sent.forms)
-        assert line.startswith("(TOP (") and f"({tag} Hello)" in line
+        assert line.startswith("(TOP (")
+        assert f"({tag} Hello)" in line
         assert cand.heads() == [0]
 
 
@@ -201,10 +204,12 @@ def test_bad_heads_raise_a_clear_error():
 
 def test_engine_surface():
     engine = RuleBasedEngine()
-    assert "rule-based" in engine.name and "no model" in engine.name
+    assert "rule-based" in engine.name
+    assert "no model" in engine.name
     labels = engine.phrase_labels()
     assert {"NP", "VP", "S", "SBAR", "PP", "ADJP", "ADVP"} <= set(labels)
-    assert "TOP" not in labels and labels == sorted(labels)
+    assert "TOP" not in labels
+    assert labels == sorted(labels)
     sent = DepSentence(["Prices", "rose"], ["NNS", "VBD"], [2, 0])
     assert len(engine.candidates(sent, k=5)) == 1
     assert to_line(engine.best(sent).tree, sent.forms) == \
@@ -247,10 +252,12 @@ def projective_sentences(draw):
 @given(projective_sentences())
 def test_any_projective_dparse_gives_a_consistent_tree(sent):
     cand = RuleBasedEngine().best(sent)
-    assert cand.heads() == sent.heads and cand.lifted == []
+    assert cand.heads() == sent.heads
+    assert cand.lifted == []
     assert [p.label for p in cand.tree.preterminals()] == sent.tags
     phrases = [node.label for node in _phrases(cand.tree)]
-    assert set(phrases) <= set(LABELS) and phrases[0] == "TOP"
+    assert set(phrases) <= set(LABELS)
+    assert phrases[0] == "TOP"
 
 
 def _phrases(node):

@@ -3,6 +3,7 @@ relation and in random combinations; the parser's messages; ``pad search`` on re
 
 from __future__ import annotations
 
+import itertools
 import random
 import re
 
@@ -34,7 +35,7 @@ def random_tree(rng: random.Random, n: int) -> Sentence:
             return LexNode(rng.choice(PHRASES), [build(lo, hi)], 0, -1)
         cuts = sorted(rng.sample(range(lo + 1, hi), rng.randint(1, min(3, hi - lo - 1))))
         bounds = [lo, *cuts, hi]
-        kids = [build(a, b) for a, b in zip(bounds, bounds[1:])]
+        kids = [build(a, b) for a, b in itertools.pairwise(bounds)]
         return LexNode(rng.choice(PHRASES), kids, rng.randrange(len(kids)), -1)
 
     tree = LexNode("TOP", [build(0, n)], 0, -1)
@@ -209,7 +210,8 @@ def test_named_nodes_are_bound_to_what_they_matched():
     bank = Treebank.of([s])
     flat = bank.flats[0]
     for m in find(bank, parse_query("__=top < __=kid")):
-        assert m.names["top"] == m.node and flat.parent[m.names["kid"]] == m.node
+        assert m.names["top"] == m.node
+        assert flat.parent[m.names["kid"]] == m.node
 
 
 def test_function_tags_and_regexes_on_labels():
@@ -232,7 +234,7 @@ def test_function_tags_and_regexes_on_labels():
     assert labels("VP -obj-> __") == []
 
 
-@pytest.mark.parametrize("query,column,says", [
+@pytest.mark.parametrize(("query", "column", "says"), [
     ("NP < < DT", 6, "expected a label"),
     ("NP <", 5, "expected a node"),
     ("NP < (DT", 9, "expected ')'"),
@@ -248,7 +250,8 @@ def test_bad_queries_name_the_column(query, column, says):
     with pytest.raises(QueryError) as err:
         parse_query(query)
     assert err.value.column == column
-    assert says in str(err.value) and "\n" not in str(err.value)
+    assert says in str(err.value)
+    assert "\n" not in str(err.value)
 
 
 def test_pad_search_on_penn_files(ptb_dir, capsys):
@@ -284,7 +287,8 @@ def test_pad_search_pairs_conll_with_its_trees(tmp_path, capsys):
 def test_pad_search_bad_query_is_one_line(capsys, ptb_dir):
     assert main(["search", "NP <<< DT", str(ptb_dir / "wsj_0001.mrg")]) == 1
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "column" in err
+    assert err.count("\n") == 1
+    assert "column" in err
 
 
 def test_bench_search_counts_what_pad_search_finds(ptb_dir, capsys):
@@ -293,7 +297,8 @@ def test_bench_search_counts_what_pad_search_finds(ptb_dir, capsys):
     count = capsys.readouterr().out.split()[0]
     assert main(["bench-search", "--query", "NP < PP", "--repeat", "1", *files]) == 0
     row = capsys.readouterr().out.splitlines()[2].split()
-    assert row[2] == count and row[3:] == ["NP", "<", "PP"]
+    assert row[2] == count
+    assert row[3:] == ["NP", "<", "PP"]
 
 
 def test_trees_from_elsewhere_are_headed_by_the_d_parse(sample):
@@ -321,8 +326,9 @@ def test_trees_from_elsewhere_are_headed_by_the_d_parse(sample):
 
 def test_pad_search_decodes_a_conll_file_without_trees(sample, capsys):
     assert main(["search", "--count", "S < (NP $ VP)", str(sample)]) == 0
-    count, _, _, found, _, total = capsys.readouterr().out.split()[:6]
-    assert int(count) > 10 and int(total) == 36
+    count, _, _, _found, _, total = capsys.readouterr().out.split()[:6]
+    assert int(count) > 10
+    assert int(total) == 36
 
 
 def test_a_project_is_pointed_to_the_app(tmp_path, capsys):
@@ -332,4 +338,5 @@ def test_a_project_is_pointed_to_the_app(tmp_path, capsys):
     for command in (["search", "NP", str(project)], ["check", str(project)]):
         assert main(command) == 1
         err = capsys.readouterr().err
-        assert err.count("\n") == 1 and "export its trees" in err
+        assert err.count("\n") == 1
+        assert "export its trees" in err

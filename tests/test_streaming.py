@@ -1,4 +1,4 @@
-"""Conversion streams (issue 32, point 4): the CoNLL stream reads what ``read_conll`` reads,
+"""Conversion streams: the CoNLL stream reads what ``read_conll`` reads,
 ``pad convert`` and ``pad convert-dir`` write a sentence's tree before the rest of the file is
 read, so memory does not grow with the file. (Peak memory against file length is a ``pad
 bench --memory`` row, not a test.)"""
@@ -44,7 +44,7 @@ def _same_as_read_conll(path, encoding=None, pos="auto"):
 SAMPLE = (conll_text(toy_examples()[:2]) + BAD + conll_text(toy_examples()[2:])).encode()
 
 
-@pytest.mark.parametrize("data,encoding", [
+@pytest.mark.parametrize(("data", "encoding"), [
     (SAMPLE, None),
     (SAMPLE.replace(b"\n", b"\r\n"), None),  # CRLF
     (b"\xef\xbb\xbf" + SAMPLE.rstrip(b"\n"), None),  # a BOM, no final line end
@@ -179,7 +179,8 @@ def test_convert_dir_writes_the_first_tree_before_reading_the_rest(tmp_path, mon
                 str(toy_model_path), sha256(toy_model_path), 0, True, "auto")
     out = _Positions(opened)
     result, _ = work.convert_range(task, 0, 1, out, lambda: False, None)
-    assert result.converted == 300 * len(toy_examples()) and len(result.skipped) == 1
+    assert result.converted == 300 * len(toy_examples())
+    assert len(result.skipped) == 1
     assert out.getvalue().count("\n") == result.sentences
     assert out.positions[0] < src.stat().st_size // 10  # the first tree before the rest is read
 

@@ -49,7 +49,7 @@ def test_held_out_tags_come_from_taggers_that_did_not_see_the_sentence():
     from pad_engine.parsing.tagger import train_tagger_heldout
 
     rare = (["zorp"], ["FW"])
-    data = SENTENCES + [rare]
+    data = [*SENTENCES, rare]
     tagger, held = train_tagger_heldout(data, epochs=10, bits=14, folds=2)
     assert [len(t) for t in held] == [len(f) for f, _ in data]
     assert tagger.tag(["zorp"]) == ["FW"]

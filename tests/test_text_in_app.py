@@ -1,5 +1,5 @@
 """Text in the app: a plain text file, or CoNLL without heads, opens with predicted arcs
-and their c-parses (issue 20, point 3)."""
+and their c-parses."""
 
 from __future__ import annotations
 
@@ -21,7 +21,8 @@ def test_plain_text_reads_with_predicted_arcs(tmp_path):
     assert [s.line for s in result.sentences] == [1, 2, 4]
     for sent in result.sentences:
         assert tree_problem(sent.heads) is None
-        assert all(r != "_" for r in sent.rels) and all(t != "_" for t in sent.tags)
+        assert all(r != "_" for r in sent.rels)
+        assert all(t != "_" for t in sent.tags)
         assert len(sent.lines) == len(sent.forms)  # CoNLL lines carrying the predicted arcs
     assert "arcs predicted by the text model english-ewt-ud.padparser" in result.note
 
@@ -32,12 +33,14 @@ def test_conll_without_heads_gets_arcs_and_conll_with_heads_keeps_its_own(tmp_pa
     bare = tmp_path / "bare.conllu"
     bare.write_text("# sent_id = a\n" + "\n".join(rows) + "\n\n", encoding="utf-8")
     result = read_for_annotation(bare)
-    assert result.sentences[0].sent_id == "a" and tree_problem(result.sentences[0].heads) is None
+    assert result.sentences[0].sent_id == "a"
+    assert tree_problem(result.sentences[0].heads) is None
     given = tmp_path / "given.conllu"
     given.write_text("1\tDogs\t_\tNOUN\tNNS\t_\t0\troot\t_\t_\n"
                      "2\tbark\t_\tVERB\tVBP\t_\t1\tacl\t_\t_\n\n", encoding="utf-8")
     kept = read_for_annotation(given)
-    assert kept.sentences[0].heads == [0, 1] and kept.note is None
+    assert kept.sentences[0].heads == [0, 1]
+    assert kept.note is None
 
 
 @pytest.mark.usefixtures("isolated_settings")

@@ -1,4 +1,4 @@
-"""Issue 16, point 6: batch conversion converts like the app. Each file gets the model the
+"""Batch conversion converts like the app. Each file gets the model the
 app would give it (UD, Collins-style, rule-based) and the report says which; ``pad
 convert-dir`` chooses per file too."""
 

@@ -43,7 +43,7 @@ def toy_heads(tree: Tree, pos: tuple[int, ...] = ()) -> dict[tuple[int, ...], in
         head = 0
     out = {pos: head}
     for i, child in enumerate(tree):
-        out.update(toy_heads(child, pos + (i,)))
+        out.update(toy_heads(child, (*pos, i)))
     return out
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 
 from pad_engine.errors import InputError
@@ -50,10 +50,8 @@ def output_lock(out_root: Path) -> Iterator[None]:
         os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
         yield
     finally:
-        try:
+        with suppress(OSError):
             os.unlink(path)  # still locked: a run waiting on this file retries with a new one
-        except OSError:
-            pass
         os.close(fd)
 
 

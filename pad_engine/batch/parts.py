@@ -4,6 +4,7 @@ the file whole, and keeps the finished ones for a run started again (:class:`Par
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -179,7 +180,5 @@ def _forget_parts(task: Task, parts: int) -> None:
     for part in range(parts):
         _part_path(task, part, parts).unlink(missing_ok=True)
         _part_path(task, part, parts).with_suffix(".txt").unlink(missing_ok=True)
-    try:
+    with contextlib.suppress(OSError):
         _part_path(task, 0, parts).parent.rmdir()  # when no other file's parts are kept
-    except OSError:
-        pass

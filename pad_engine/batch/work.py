@@ -123,9 +123,7 @@ def _watched(chunks: Iterator[str], key: tuple[int, int, int], total: Callable[[
     """Pass the chunks through, posting progress (``total`` says of how many, from how many
     are done) and checking for a cancel every tick."""
     last = time.perf_counter()
-    done = 0
-    for chunk in chunks:
-        done += 1
+    for done, chunk in enumerate(chunks, 1):
         yield chunk
         now = time.perf_counter()
         if now - last >= TICK:

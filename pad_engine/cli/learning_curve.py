@@ -10,7 +10,8 @@ HELP = ("F1 on the Penn Treebank sample test split (wsj_0160-0199, gold tags and
         "when retrained on the first N train sentences (wsj_0001-0159); a table and a plot. "
         "--select: simulated annotation in file order or least-sure-first, also on Dutch "
         "Alpino (--alpino). --compare-continued: retrained continuing from a model beside "
-        "from scratch, also on GUM's paired c- and d-parses.")
+        "from scratch, also on GUM's paired c- and d-parses. --adapt: per genre, the first "
+        "half's corrections and F1 on the second half, for each way of adapting a model.")
 
 DEFAULT_SIZES = (50, 100, 200, 500, 1000, 2000)
 SELECT_SIZES = [25, 50, 100, 200]
@@ -19,6 +20,7 @@ COMPARE_SIZES = [5, 15, 50, 200]
 COMPARE_TEST = 300  # test trees at most, spread over the test split
 PAIRED_HOLD_OUT = 10  # the bundled UD model was trained with --hold-out 10 (docs/EXPERIMENTS.md)
 ALPINO_TEST = 1000  # held-out trees, as pad bench-labels scores on
+ADAPT_SIZES = [10, 25, 50, 100, 200]
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -58,7 +60,40 @@ def configure(parser: argparse.ArgumentParser) -> None:
                              "the ones it holds out, against their c-parses; from scratch the "
                              "model reads their DEPREL, as Retrain offers")
     parser.add_argument("--model", metavar="MODEL",
-                        help="with --compare-continued: the model to continue from")
+                        help="with --compare-continued or --adapt: the model to continue from")
+    parser.add_argument("--adapt", action="store_true",
+                        help="corrections that teach: --treebank holds const/NAME.ptb paired "
+                             "with dep/NAME.conllu, grouped by genre (the second _-separated "
+                             "field of NAME); per group the first half of the sentences "
+                             "(documents in name order) is corrected, the second half scored "
+                             "(exact decoding). Per size (default 10 25 50 100 200 corrected "
+                             "sentences per group): the model alone (--model, else the bundled "
+                             "one that fits the d-parses), the projection alone, Retrain's "
+                             "default, the other adaptation methods and Retrain from scratch, "
+                             "micro-averaged over the groups, with retrain seconds; then one "
+                             "line per group")
+    parser.add_argument("--groups", nargs="+", metavar="NAME",
+                        help="with --adapt: only these groups (e.g. news whow)")
+    parser.add_argument("--methods", nargs="+", metavar="NAME",
+                        help="with --adapt: compare only these adaptation methods beside "
+                             "Retrain's default (names: learning/adaptation.py METHODS; "
+                             "'scratch': Retrain from scratch, run when --methods is not "
+                             "given); 'none' for the default alone")
+    parser.add_argument("--scored", type=int, metavar="K",
+                        help="with --adapt: score at most K sentences per group, spread over "
+                             "its second half (a quicker, rougher figure)")
+
+
+def _check_curve(args: argparse.Namespace, paired: bool) -> None:
+    """The options a learning curve (not --adapt, not --alpino) refuses together."""
+    from pad_engine.errors import InputError
+
+    if args.model and not args.compare_continued:
+        raise InputError("--model needs --compare-continued")
+    if args.compare_continued and (args.select or args.output):
+        raise InputError("--compare-continued prints a table: no --select, no -o")
+    if paired and args.labels:
+        raise InputError("--labels is for Penn trees: paired d-parses have their own labels")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -75,8 +110,12 @@ def run(args: argparse.Namespace) -> int:
         raise InputError("--sizes must be positive")
     check_inputs([args.alpino, args.model], [args.treebank])
     _check_alpino(args)
+    _check_adapt(args)
     if args.output:
         _need_matplotlib()
+    if args.adapt:
+        _adapt(args)
+        return 0
     if args.alpino:
         _alpino(args.alpino, args.select, args.sizes or SELECT_SIZES, args.test or ALPINO_TEST)
         return 0
@@ -87,12 +126,7 @@ def run(args: argparse.Namespace) -> int:
         raise InputError("no wsj_0001.mrg here: not the Penn Treebank sample (nor, with "
                          "--compare-continued, a folder with const/*.ptb and dep/*.conllu)",
                          str(treebank))
-    if args.model and not args.compare_continued:
-        raise InputError("--model needs --compare-continued")
-    if args.compare_continued and (args.select or args.output):
-        raise InputError("--compare-continued prints a table: no --select, no -o")
-    if paired and args.labels:
-        raise InputError("--labels is for Penn trees: paired d-parses have their own labels")
+    _check_curve(args, paired)
     if args.output:
         from pad_engine.io.gate import prepare_outputs
 
@@ -162,9 +196,65 @@ def _compare_continued(train: list, test: list, sizes: list[int], model: str | N
               f"continued, {scratch.train_seconds:.1f} s from scratch", file=sys.stderr)
 
 
+def _check_adapt(args: argparse.Namespace) -> None:
+    """--groups, --methods and --scored belong to --adapt, which needs a paired folder."""
+    from pad_engine.errors import InputError
+
+    own = [name for name, value in (("--groups", args.groups), ("--methods", args.methods),
+                                    ("--scored", args.scored)) if value is not None]
+    if own and not args.adapt:
+        raise InputError(f"{', '.join(own)} need --adapt")
+    if not args.adapt:
+        return
+    if args.scored is not None and args.scored < 1:
+        raise InputError("--scored needs a positive K")
+    given = [name for name, value in (("--select", args.select), ("-o", args.output),
+                                      ("--labels", args.labels),
+                                      ("--compare-continued", args.compare_continued)) if value]
+    if given:
+        raise InputError(f"--adapt prints a table: no {', '.join(given)}")
+    if not args.treebank:
+        raise InputError("--adapt needs --treebank DIR with const/*.ptb and dep/*.conllu")
+
+
+def _adapt(args: argparse.Namespace) -> None:
+    """The --adapt benchmark (learning/adapt_bench.py) on --treebank's paired files."""
+    import sys
+    from pathlib import Path
+
+    from pad_engine.errors import InputError
+    from pad_engine.learning.adapt_bench import make_groups, read_group_pairs, report
+    from pad_engine.learning.adaptation import DEFAULT, METHODS, by_name
+
+    treebank = Path(args.treebank)
+    if not (treebank / "const").is_dir() or not (treebank / "dep").is_dir():
+        raise InputError("--adapt needs const/*.ptb and dep/*.conllu here", str(treebank))
+    named = args.methods if args.methods is not None else [m.name for m in METHODS]
+    try:
+        methods = [by_name(m) for m in named if m not in ("none", "scratch")]
+    except ValueError as err:
+        raise InputError(f"--methods: {err} (or scratch, none)") from None
+    def warn(message: str) -> None:
+        print(f"pad learning-curve: {message}", file=sys.stderr)
+
+    pairs, problems = read_group_pairs(treebank, args.groups or ())
+    for problem in problems:
+        warn(f"skipped {problem}")
+    base, name = _base_model(args.model, [p for ps in pairs.values() for p in ps[:500]])
+    groups = make_groups(pairs, base, args.scored or 0, warn)
+    if not any(g.correctable and g.scored for g in groups):
+        raise InputError("no group has sentences to correct and to score", str(treebank))
+    print(f"# {name} adapted per group on its first N correctable sentences, scored on the "
+          "second half of each group against its c-parses (gold tags and d-parses, exact "
+          "decoding), EVALB F1 micro-averaged over the groups", flush=True)
+    report(groups, base, args.sizes or ADAPT_SIZES, methods, DEFAULT,
+           scratch_too=args.methods is None or "scratch" in args.methods,
+           say=lambda line: print(line, flush=True))
+
+
 def _base_model(path: str | None, train: list) -> tuple:
     """The model to continue from, and its name: ``path``, else the bundled model that
-    fits the train split's d-parses (as the app picks one for a file)."""
+    fits the train split's d-parses (as the app picks one for a file; examples or pairs)."""
     from pathlib import Path
 
     from pad_engine.decoding.choice import choose

@@ -12,14 +12,18 @@ dependents first, cells of a head in (a, b) order, so every premise is final whe
 1-best and k-best share all of it (cell walk, transitions and pruning, rule scores, unary
 layers, storage, backtrace); only the step that turns an item's candidates into its list of
 derivations differs: keep the best (K = 1), or enumerate the K best lazily
-(:func:`pad_engine.decoding.kbest.combine`). Items are stored for the symbols a cell has, not
-for every cell x layer x symbol, so memory follows what a sentence builds; callers bound the
-number of cells before decoding (``parser.MAX_CHART``), and a k-best chart stops before its
-entries pass a budget (:data:`KBEST_ENTRIES`), to be decoded again with fewer per item.
+(:mod:`pad_engine.decoding.kbest`). Items are stored for the symbols a cell has, not for
+every cell x layer x symbol, so memory follows what a sentence builds (the tables:
+:mod:`pad_engine.decoding.tables`); callers bound the number of cells before decoding
+(``parser.MAX_CHART``), and a k-best chart stops before its entries pass a budget
+(:data:`KBEST_ENTRIES`), to be decoded again with fewer per item.
 
 Each head is decoded in a mode (``PRUNED``, ``EXACT``, ``GLUE``) and, with ``escalate``, moves
 to the next when its complete cell comes out without a phrase (:func:`_chart`): one pass per
-sentence, glue rules made up from the symbols' keys only where the learned ones cannot build.
+sentence, glue rules made up from the symbols' keys only where the learned ones cannot build
+(which heads are redone how: :mod:`pad_engine.decoding.escalation`).
+
+What a decode reads and returns are the records of :mod:`pad_engine.decoding.records`.
 
 The same routine does loss-augmented decoding for training (``loss_weight`` > 0 adds the
 Hamming cost of each production against the gold derivation) and the oracle (``cell_cost``).
@@ -27,11 +31,10 @@ Hamming cost of each production against the gold derivation) and the oracle (``c
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
 import numpy as np
 from numba import njit
 
+from pad_engine.decoding.escalation import exact_builds, pruned_below
 from pad_engine.decoding.features import (
     binary_context,
     binary_context_array,
@@ -45,47 +48,48 @@ from pad_engine.decoding.features import (
     unary_rule_key,
     unary_score,
 )
-from pad_engine.decoding.kbest import E_NX, E_NY, E_RULE, E_SYM, E_X, E_Y, combine
+from pad_engine.decoding.kbest import (
+    E_NX,
+    E_NY,
+    E_RULE,
+    E_SYM,
+    E_X,
+    E_Y,
+    Work,
+    combine_edges,
+    finish_cell,
+)
+from pad_engine.decoding.records import (
+    EXACT,
+    GLUE,
+    OVER_BUDGET,
+    PRUNED,
+    Chart,
+    Derivation,
+    Derivations,
+)
+from pad_engine.decoding.tables import (
+    built_fraction,
+    compact,
+    entry_room,
+    find,
+    grow,
+    grow_rows,
+    keep_within,
+)
+from pad_engine.trees.binarize import HEAD_LEFT, HEAD_RIGHT, LEAF, UNARY
 from pad_engine.trees.structure import cell_span, sentence_structure
 
 GLUE_PENALTY = 100.0
-# node kinds in a decoded derivation (pre-order arrays)
-LEAF, UNARY, HEAD_LEFT, HEAD_RIGHT = 0, 1, 2, 3
 NO_GOLD = np.zeros(1, np.int64)
 NO_CELL_COST = np.zeros((0, 0))
-
-
-# Search modes, in the order a head escalates through them: pruned rows (pruning 1, rules by
-# the head's tag, and 2, the attachment side); every rule; every rule plus glue rules.
-PRUNED, EXACT, GLUE = 0, 1, 2
-# The level a k-best decode returns when its chart would pass its budget of entries.
-OVER_BUDGET = -2
 # The k-best chart's budget: at most this many entries (derivations of items, 20 bytes each:
 # a float64 score and three int32), so a k-best decode holds at most 40 MB of them (60 MB
 # while the arrays grow to it: they double, from 1024, up to exactly this). A sentence whose
 # chart for K derivations per item would need more stops (level OVER_BUDGET) before
-# allocating past it, and ``parser.Parser.kbest`` decodes it again with fewer: a flat
-# 300-word sentence at k = 10 needs about 18 million with the UD model. 1-best has no budget.
-# Ordinary sentences need far less (EWT dev and the PTB sample test at k = 10: none is cut).
+# allocating past it, and ``parser.Parser.kbest`` decodes it again with fewer; only very
+# long flat sentences need that. 1-best has no budget.
 KBEST_ENTRIES = 1024 << 11
-
-
-class Inputs(NamedTuple):
-    """Everything the kernels read, as one record (made by ``parser.chart_inputs``)."""
-
-    sentence: tuple  # parser.Encoded: heads, rows, words, tags, rel_ids
-    grammar: tuple  # grammar.GrammarArrays
-    weights: np.ndarray
-    mask: int
-    mode: int  # PRUNED, EXACT or GLUE: how every head starts
-    escalate: bool  # a head without a complete phrase or tag is redone in the next mode
-    alpha: float  # pruning 2 threshold
-    beam: float  # pruned mode: items scoring more than this below their cell's best are dropped
-    within: float  # pruned mode, k-best: so are an item's derivations below its best
-    gold_bin: np.ndarray  # training: gold rule per (cell, side), per (cell, layer)
-    gold_un: np.ndarray
-    cell_cost: np.ndarray  # oracle: gain per (cell, symbol); (0, 0) when unused
-    loss_weight: float
 
 
 @njit(cache=True)
@@ -109,7 +113,8 @@ def _transition(c, h, a, b, side, nl, nr, lptr, rptr, ldeps, rdeps, lo, hi, prun
     """The attachment that builds cell c = (h, a, b): side 0 attaches h's a-th left
     dependent to cell (h, a-1, b), side 1 its b-th right dependent to (h, a, b-1).
     Returns (source cell, dependent m, split k, rule direction); source is -1 when there is
-    no such attachment or pruning 2 rules that side out."""
+    no such attachment or pruning 2 rules that side out. It takes the arrays, not the
+    records: it runs twice a cell, where the records' reference counts would cost time."""
     if side == 0:
         if a == 0:
             return -1, 0, 0, 0
@@ -126,153 +131,6 @@ def _transition(c, h, a, b, side, nl, nr, lptr, rptr, ldeps, rdeps, lo, hi, prun
         if (mode == 1 and side == 1) or (mode == 2 and side == 0):
             return -1, 0, 0, 0
     return src, m, k, direction
-
-
-@njit(cache=True)
-def _rows(a, used, need):
-    """``a`` (2-D) with room for ``need`` more rows after the first ``used``."""
-    if used + need <= a.shape[0]:
-        return a
-    b = np.empty((max(2 * a.shape[0], used + need), a.shape[1]), a.dtype)
-    b[:used] = a[:used]
-    return b
-
-
-@njit(cache=True)
-def _room(a, used, need):
-    """``a`` (1-D) with room for ``need`` more values after the first ``used``."""
-    if used + need <= a.shape[0]:
-        return a
-    b = np.empty(max(2 * a.shape[0], used + need), a.dtype)
-    b[:used] = a[:used]
-    return b
-
-
-@njit(cache=True)
-def _entry_room(ps, pe, used, need, K, budget):
-    """The entry arrays with room for ``need`` more entries after the first ``used``, grown
-    by doubling, for K > 1 never past ``budget`` entries. Returns (ps, pe, ok): ok False,
-    arrays unchanged, when the need itself passes the budget."""
-    if used + need <= ps.shape[0]:
-        return ps, pe, True
-    size = max(2 * ps.shape[0], used + need)
-    if K > 1 and size > budget:
-        if used + need > budget:
-            return ps, pe, False
-        size = budget
-    ps2 = np.empty(size)
-    pe2 = np.empty((size, 3), np.int32)
-    ps2[:used] = ps[:used]
-    pe2[:used] = pe[:used]
-    return ps2, pe2, True
-
-
-@njit(cache=True)
-def _reach(order, t, nl, nr, c, cbase, ncell):
-    """The fraction of the chart's cells built before cell ``c`` of head ``order[t]``."""
-    done = c - cbase[order[t]]
-    for u in range(t):
-        done += (nl[order[u]] + 1) * (nr[order[u]] + 1)
-    return done / max(ncell, 1)
-
-
-@njit(cache=True)
-def _keep_best(E, es, ne, ps, pe, items, ui, ue, slot):
-    """The 1-best combine: per symbol, its best edge. Writes the new items from ``ui`` (one
-    entry each, from ``ue``) and returns how many."""
-    count = 0
-    for e in range(ne):
-        A = E[e, E_SYM]
-        top = es[e] + ps[E[e, E_X]]
-        if E[e, E_Y] >= 0:
-            top += ps[E[e, E_Y]]
-        q = slot[A]
-        if q < 0:
-            q = slot[A] = count
-            items[ui + q, 0], items[ui + q, 1], items[ui + q, 2] = A, ue + q, 1
-            count += 1
-        elif top <= ps[ue + q]:
-            continue
-        ps[ue + q] = top
-        pe[ue + q, 0], pe[ue + q, 1], pe[ue + q, 2] = E[e, E_RULE], 0, 0
-    for q in range(count):
-        slot[items[ui + q, 0]] = -1
-    return count
-
-
-@njit(cache=True)
-def _combine(E, es, ne, K, ps, pe, items, ui, ue, slot, hs, hx, within, by_sym, start):
-    """An item per symbol of the edges, with its best (K = 1) or K best derivations.
-    Returns (items, entries) written."""
-    if K == 1:
-        count = _keep_best(E, es, ne, ps, pe, items, ui, ue, slot)
-        return count, count
-    return combine(E, es, ne, K, ps, pe, items, ui, ue, hs, hx, slot, within, by_sym, start)
-
-
-@njit(cache=True)
-def _finish_cell(c, L, K, lay, items, finals, uf, ps, pe, ue, slot, layer_item, E, es, hs, hx,
-                 cslot, within, by_sym, start, beam, real, complete):
-    """The cell's final items from its layers: a symbol built in one layer keeps that
-    layer's list (so does the best layer for K = 1); the K best over several layers are
-    merged into new entries (rule column: the layer; ``cslot``: the merge's work array, as
-    ``slot`` is in use), except for symbols the cell's beam will drop (:func:`_beam`, which
-    the caller applies next). Returns (finals, entries) written."""
-    nf = 0
-    nmerge = 0
-    for layer in range(L):
-        for q in range(lay[c * L + layer, 0], lay[c * L + layer, 0] + lay[c * L + layer, 1]):
-            A = items[q, 0]
-            layer_item[layer, A] = q
-            f = slot[A]
-            if f < 0:
-                slot[A] = nf
-                finals[uf + nf, 0], finals[uf + nf, 1] = A, items[q, 1]
-                finals[uf + nf, 2], finals[uf + nf, 3] = items[q, 2], layer
-                nf += 1
-            elif K == 1:
-                if ps[items[q, 1]] > ps[finals[uf + f, 1]]:
-                    finals[uf + f, 1], finals[uf + f, 3] = items[q, 1], layer
-            else:
-                if finals[uf + f, 3] >= 0:
-                    finals[uf + f, 3] = -1  # several layers: merged below
-                    nmerge += 1
-                if ps[items[q, 1]] > ps[finals[uf + f, 1]]:  # the best layer's, until then
-                    finals[uf + f, 1] = items[q, 1]
-    used = 0
-    if nmerge > 0:
-        floor = _best(finals, uf, nf, ps, real, complete) - beam if beam < np.inf else -np.inf
-        ne = 0
-        for f in range(nf):
-            if finals[uf + f, 3] < 0 and ps[finals[uf + f, 1]] >= floor:
-                A = finals[uf + f, 0]
-                for layer in range(L):
-                    q = layer_item[layer, A]
-                    if q >= 0:
-                        E[ne, E_SYM], E[ne, E_RULE] = A, layer
-                        E[ne, E_X], E[ne, E_NX], E[ne, E_Y], E[ne, E_NY] = (
-                            items[q, 1], items[q, 2], -1, 1)
-                        es[ne] = 0.0
-                        ne += 1
-        merged, used = combine(E, es, ne, K, ps, pe, finals, uf + nf, ue, hs, hx, cslot, within,
-                               by_sym, start)
-        # the merged lists replace the placeholders, which leave the cell's range
-        w = 0
-        for f in range(nf):
-            if finals[uf + f, 3] >= 0:
-                for col in range(4):
-                    finals[uf + w, col] = finals[uf + f, col]
-                w += 1
-        for f in range(merged):
-            for col in range(3):
-                finals[uf + w + f, col] = finals[uf + nf + f, col]
-            finals[uf + w + f, 3] = -1
-        nf = w + merged
-    for layer in range(L):
-        for q in range(lay[c * L + layer, 0], lay[c * L + layer, 0] + lay[c * L + layer, 1]):
-            layer_item[layer, items[q, 0]] = -1
-            slot[items[q, 0]] = -1
-    return nf, used
 
 
 @njit(cache=True, inline="always")
@@ -302,55 +160,6 @@ def unary_child(r, unary, nb):
     return u - unary.shape[0]
 
 
-@njit(cache=True, inline="always")
-def _best(table, first, count, ps, real, complete):
-    """The best score among rows ``first``.. of a table of items or final items (in a
-    complete cell, among its phrases and tags: what a parent can attach)."""
-    best = -np.inf
-    for f in range(first, first + count):
-        if real[table[f, 0]] or not complete:
-            best = max(best, ps[table[f, 1]])
-    return best
-
-
-@njit(cache=True)
-def _beam(table, first, count, ps, beam, real, complete):
-    """Keep, in order, the rows ``first``.. of a table of items or final items of a cell
-    that score within ``beam`` of their best (:func:`_best`); returns how many. Applied to
-    each unary layer as it is built, it spares the unary rules over items the cell's beam
-    would drop (EWT: 12.5 items a cell instead of 22.4, the same final items and F1)."""
-    floor = _best(table, first, count, ps, real, complete) - beam
-    kept = 0
-    for f in range(first, first + count):
-        if ps[table[f, 1]] >= floor and (real[table[f, 0]] or not complete):
-            for col in range(table.shape[1]):
-                table[first + kept, col] = table[f, col]
-            kept += 1
-    return kept
-
-
-@njit(cache=True)
-def _compact(table, first, count, ps, pe, ue):
-    """Move the entries of rows ``first``.. of an item or final-item table that own entries
-    from ``ue`` on (in row order, as they were written) down over those of the rows
-    :func:`_beam` dropped; returns how many entries they keep. The chart's entries are most
-    of its memory: a long flat sentence drops more than half of them (UD model, 300 words,
-    k = 10: 9.7 million written, 4.7 million kept)."""
-    w = ue
-    for f in range(first, first + count):
-        src, n = table[f, 1], table[f, 2]
-        if src < ue:
-            continue  # a final item that is a layer's item: its entries are that item's
-        if src != w:
-            for e in range(n):
-                ps[w + e] = ps[src + e]
-                pe[w + e, 0], pe[w + e, 1], pe[w + e, 2] = (pe[src + e, 0], pe[src + e, 1],
-                                                            pe[src + e, 2])
-            table[f, 1] = w
-        w += n
-    return w - ue
-
-
 @njit(cache=True, nogil=True)
 def _chart(inp, K, budget):
     """Fill the chart with up to K derivations per item, for K > 1 in at most ``budget``
@@ -367,27 +176,20 @@ def _chart(inp, K, budget):
     GLUE_PENALTY. No derivation can do without such an item of every head, so a sentence the
     learned rules cover is decoded as without glue, in one pass; a head glues only where
     exact decoding of its subtree would; and one they cannot cover costs one pass plus its
-    failing heads again, instead of three passes (EWT train: 1.1x an ordinary sentence,
-    against 2.7x). With a grammar that has a phrase, glue derives every projective d-parse.
-    Redoing the failing head's subtree exactly at once (at the pruned failure) gained no F1 on
-    the PTB sample or GUM and cost 1.9x; before glue, it takes FarPaHC held-out (a model
-    without back-off) from 35 sentences glued to the 7 that exact decoding glues, F1 73.91 ->
-    74.41. It is done only where a walk over the symbols alone says exact rules build the
-    head's item (:func:`_exact_builds`): on EWT train, redoing every subtree before glue cost
-    the 771 sentences that need exact or glue 1.85x their time; with the walk, no more.
+    failing heads again, instead of three passes. With a grammar that has a phrase, glue
+    derives every projective d-parse. Redoing the failing head's subtree exactly at once (at
+    the pruned failure) gained no F1 and cost time; before glue, it leaves a model without
+    back-off fewer sentences to glue, and better trees. It is done only where a walk over the
+    symbols alone says exact rules build the head's item (:func:`escalation.exact_builds`):
+    redoing every subtree before glue slowed the sentences that need exact or glue; with the
+    walk, it does not.
 
-    Returns (structure, lay, fin, items, finals, ps, pe, comp, level, reach): per cell and layer its
-    items (first, count), per cell its final items (first, count); items (symbol, first
-    entry, entries); final items (symbol, first entry, entries, layer whose list it is or -1
-    for a merged list); entries (score; rule, or layer of a merged list; rank i; rank j); per
-    word and symbol the final item of the word's complete cell (-1: none); the highest
-    mode a head needed (-1: no derivation; OVER_BUDGET: the chart stopped where it would have
-    passed the budget); and the fraction of the chart's cells built (1.0 unless it stopped).
+    Returns the filled :class:`records.Chart`.
 
     The record's fields are read once, here: every read of a record field, and every array
     handed to a function, counts a reference (an atomic increment and decrement), which per
     cell and rule would cost more than the work itself. So the walks over rules stay in this
-    loop and the helpers get only the arrays they use.
+    loop, and the helpers called per layer or per edge get only the arrays they use.
     """
     s, g = inp.sentence, inp.grammar
     heads, rows, words, tags, labels = s.heads, s.rows, s.words, s.tags, s.rel_ids
@@ -403,7 +205,9 @@ def _chart(inp, K, budget):
     gold_bin, gold_un, cell_cost, loss_weight = inp.gold_bin, inp.gold_un, inp.cell_cost, \
         inp.loss_weight
     st = sentence_structure(heads)
-    ok, root, nl, nr, lptr, rptr, ldeps, rdeps, order, lo, hi, cbase = st
+    ok, root, nl, nr, lptr, rptr, ldeps, rdeps = (st.ok, st.root, st.nl, st.nr, st.lptr,
+                                                  st.rptr, st.ldeps, st.rdeps)
+    order, lo, hi, cbase = st.order, st.lo, st.hi, st.cbase
     n = heads.shape[0]
     L = g.max_unary + 1
     ncell = cbase[n] if ok else 0
@@ -424,6 +228,7 @@ def _chart(inp, K, budget):
     by_sym = np.empty(256, np.int64)  # combine's work arrays: edges by symbol, group starts
     start = np.empty(nsym + 1, np.int64)
     layer_item = np.full((L, nsym), -1, np.int64)
+    work = Work(E, es, hs, hx, by_sym, start, cslot, layer_item)  # again when one grows
     ctx = binary_context_array(labels, spans)
     uctx = unary_context_array(spans)
     cache, stamp = score_cache(nsym)
@@ -453,13 +258,13 @@ def _chart(inp, K, budget):
                     for layer in range(L):
                         if layer == 0 and a == 0 and b == 0:  # the preterminal
                             if ui + 1 > items.shape[0]:
-                                items = _rows(items, ui, 1)
+                                items = grow_rows(items, ui, 1)
                             if ue + 1 > ps.shape[0]:
-                                ps, pe, fits = _entry_room(ps, pe, ue, 1, K, budget)
+                                ps, pe, fits = entry_room(ps, pe, ue, 1, K, budget)
                                 if not fits:
-                                    return (st, lay, fin, items, finals, ps, pe, comp,
-                                            OVER_BUDGET, _reach(order, t, nl, nr, c, cbase,
-                                                                ncell))
+                                    return Chart(st, lay, fin, items, finals, ps, pe, comp,
+                                                 OVER_BUDGET, built_fraction(order, t, nl, nr, c,
+                                                                             cbase, ncell))
                             items[ui, 0], items[ui, 1], items[ui, 2] = tag_sym[rows[h]], ue, 1
                             ps[ue], pe[ue, 0], pe[ue, 1], pe[ue, 2] = 0.0, -1, 0, 0
                             lay[c * L, 0], lay[c * L, 1] = ui, 1
@@ -493,18 +298,21 @@ def _chart(inp, K, budget):
                         # room for the edges, and for an item per symbol with K entries each
                         new = min(bound, nsym)
                         if bound > E.shape[0]:
-                            E, es, by_sym = (_rows(E, 0, bound), _room(es, 0, bound),
-                                            _room(by_sym, 0, bound))
+                            E, es, by_sym = (grow_rows(E, 0, bound), grow(es, 0, bound),
+                                            grow(by_sym, 0, bound))
+                            work = Work(E, es, hs, hx, by_sym, start, cslot, layer_item)
                         if ui + new > items.shape[0]:
-                            items = _rows(items, ui, new)
+                            items = grow_rows(items, ui, new)
                         if ue + K * new > ps.shape[0]:
-                            ps, pe, fits = _entry_room(ps, pe, ue, K * new, K, budget)
+                            ps, pe, fits = entry_room(ps, pe, ue, K * new, K, budget)
                             if not fits:
-                                return (st, lay, fin, items, finals, ps, pe, comp,
-                                        OVER_BUDGET, _reach(order, t, nl, nr, c, cbase, ncell))
+                                return Chart(st, lay, fin, items, finals, ps, pe, comp,
+                                             OVER_BUDGET, built_fraction(order, t, nl, nr, c,
+                                                                         cbase, ncell))
                         if K > 1 and hs.shape[0] < bound + 2 * K:
                             hs, hx = np.empty(2 * bound + 2 * K), np.empty(
                                 (2 * bound + 2 * K, 3), np.int64)
+                            work = Work(E, es, hs, hx, by_sym, start, cslot, layer_item)
                         ne = 0
                         if layer == 0:  # attach the next left (side 0) or right (1) dependent
                             for side in range(2):
@@ -600,12 +408,11 @@ def _chart(inp, K, budget):
                                     E[ne, E_Y], E[ne, E_NY] = -1, 1
                                     es[ne] = sc
                                     ne += 1
-                        count, used = _combine(E, es, ne, K, ps, pe, items, ui, ue, slot, hs,
-                                               hx, within if prune else np.inf, by_sym,
-                                               start)
+                        count, used = combine_edges(work, ne, K, ps, pe, items, ui, ue, slot,
+                                                    within if prune else np.inf)
                         if cell_beam < np.inf:
-                            count = _beam(items, ui, count, ps, cell_beam, real, c == hc)
-                            used = _compact(items, ui, count, ps, pe, ue)
+                            count = keep_within(items, ui, count, ps, cell_beam, real, c == hc)
+                            used = compact(items, ui, count, ps, pe, ue)
                         lay[c * L + layer, 0], lay[c * L + layer, 1] = ui, count
                         ui += count
                         ue += used
@@ -615,25 +422,26 @@ def _chart(inp, K, budget):
                     for layer in range(L):
                         bound += lay[c * L + layer, 1]
                     if bound > E.shape[0]:
-                        E, es, by_sym = (_rows(E, 0, bound), _room(es, 0, bound),
-                                        _room(by_sym, 0, bound))
+                        E, es, by_sym = (grow_rows(E, 0, bound), grow(es, 0, bound),
+                                        grow(by_sym, 0, bound))
+                        work = Work(E, es, hs, hx, by_sym, start, cslot, layer_item)
                     if uf + 2 * bound > finals.shape[0]:
-                        finals = _rows(finals, uf, 2 * bound)
+                        finals = grow_rows(finals, uf, 2 * bound)
                     if ue + K * bound > ps.shape[0]:
-                        ps, pe, fits = _entry_room(ps, pe, ue, K * bound, K, budget)
+                        ps, pe, fits = entry_room(ps, pe, ue, K * bound, K, budget)
                         if not fits:
-                            return (st, lay, fin, items, finals, ps, pe, comp, OVER_BUDGET,
-                                    _reach(order, t, nl, nr, c, cbase, ncell))
+                            return Chart(st, lay, fin, items, finals, ps, pe, comp, OVER_BUDGET,
+                                         built_fraction(order, t, nl, nr, c, cbase, ncell))
                     if K > 1 and hs.shape[0] < bound + 2 * K:
                         hs, hx = np.empty(2 * bound + 2 * K), np.empty((2 * bound + 2 * K, 3),
                                                                      np.int64)
-                    nf, used = _finish_cell(c, L, K, lay, items, finals, uf, ps, pe, ue, slot,
-                                            layer_item, E, es, hs, hx, cslot,
-                                            within if prune else np.inf, by_sym, start,
-                                            cell_beam, real, c == hc)
+                        work = Work(E, es, hs, hx, by_sym, start, cslot, layer_item)
+                    nf, used = finish_cell(c, K, lay, items, finals, uf, ps, pe, ue, slot, work,
+                                           within if prune else np.inf, cell_beam, real,
+                                           c == hc)
                     if cell_beam < np.inf:
-                        nf = _beam(finals, uf, nf, ps, cell_beam, real, c == hc)
-                        used = _compact(finals, uf, nf, ps, pe, ue)
+                        nf = keep_within(finals, uf, nf, ps, cell_beam, real, c == hc)
+                        used = compact(finals, uf, nf, ps, pe, ue)
                     fin[c, 0], fin[c, 1] = uf, nf
                     uf += nf
                     ue += used
@@ -651,10 +459,8 @@ def _chart(inp, K, budget):
                 comp[h * nsym + finals[f, 0]] = -1
             # h's subtree is order[t0..t] (dependents first, a subtree's words contiguous)
             t0 = t - (hi[h] - lo[h])
-            if (level == EXACT and _pruned_below(order, start_mode, t0, t)
-                    and _exact_builds(order, t0, t, root, rows, nl, nr, lptr, rptr, ldeps,
-                                      rdeps, tag_sym, ptr, ids, binary, unary, nsym, nrows, L,
-                                      top, real)):
+            if (level == EXACT and pruned_below(order, start_mode, t0, t)
+                    and exact_builds(st, g, rows, t0, t)):
                 for u in range(t0, t):  # before glue: the subtree exactly, then h again
                     m = order[u]
                     mc = cbase[m] + nl[m] * (nr[m] + 1) + nr[m]
@@ -677,91 +483,19 @@ def _chart(inp, K, budget):
         t += 1
     if level_used >= 0 and n > 0:
         level_used = level_of.max()
-    return st, lay, fin, items, finals, ps, pe, comp, level_used, 1.0
-
-
-@njit(cache=True)
-def _exact_builds(order, t0, t, root, rows, nl, nr, lptr, rptr, ldeps, rdeps, tag_sym, ptr,
-                  ids, binary, unary, nsym, nrows, L, top, real):
-    """Whether exact decoding of the subtree order[t0..t] (without glue) gives its head a
-    phrase or tag (at the root: TOP): :func:`_chart`'s walk with the symbols a cell can
-    have instead of scored items, so much cheaper than the decoding it may spare (EWT: most
-    heads that fail exactly fail for want of a rule, not for what pruning dropped)."""
-    nb = binary.shape[0]
-    can = np.zeros((t - t0 + 1, nsym), np.bool_)  # per head of the subtree: its complete cell
-    at = np.zeros(rows.shape[0], np.int64)  # word -> its row of ``can``
-    for u in range(t0, t + 1):
-        m = order[u]
-        at[m] = u - t0
-        ra = nr[m] + 1
-        grid = np.zeros((2, ra, nsym), np.bool_)  # rows a - 1 and a of the head's cells
-        for a in range(nl[m] + 1):
-            grid[a % 2] = False
-            for b in range(ra):
-                cur = grid[a % 2, b]
-                if a == 0 and b == 0:
-                    cur[tag_sym[rows[m]]] = True
-                for side in range(2):
-                    if (side == 0 and a == 0) or (side == 1 and b == 0):
-                        continue
-                    src = grid[(a - 1) % 2, b] if side == 0 else grid[a % 2, b - 1]
-                    d = ldeps[lptr[m] + a - 1] if side == 0 else rdeps[rptr[m] + b - 1]
-                    dep = can[at[d]]
-                    for Y in range(nsym):
-                        if src[Y]:
-                            key = ((nrows - 1) * 3 + 1 - side) * nsym + Y
-                            for e in range(ptr[key], ptr[key + 1]):
-                                if dep[binary[ids[e], 2]]:
-                                    cur[binary[ids[e], 0]] = True
-                top_ok = m == root and a == nl[m] and b == nr[m]
-                frontier = cur.copy()
-                for _ in range(1, L):  # each layer one unary rule over the one below
-                    nxt = np.zeros(nsym, np.bool_)
-                    for B in range(nsym):
-                        if frontier[B]:
-                            key = ((nrows - 1) * 3 + 2) * nsym + B
-                            for e in range(ptr[key], ptr[key + 1]):
-                                A = unary[ids[e] - nb, 0]
-                                if A != top or top_ok:
-                                    nxt[A] = True
-                    if not nxt.any():
-                        break
-                    cur |= nxt
-                    frontier = nxt
-        done = grid[nl[m] % 2, nr[m]]
-        if m == root:
-            return done[top]
-        can[u - t0] = done & real
-    return can[t - t0].any()
-
-
-@njit(cache=True)
-def _pruned_below(order, start_mode, t0, t):
-    """Whether a head of order[t0:t] (a subtree's dependents) was decoded with pruning."""
-    for u in range(t0, t):
-        if start_mode[order[u]] == PRUNED:
-            return True
-    return False
-
-
-@njit(cache=True)
-def _find(table, first, count, A):
-    """The row of symbol A among rows ``first``..``first + count`` of an item table."""
-    for q in range(first, first + count):
-        if table[q, 0] == A:
-            return q
-    return -1
+    return Chart(st, lay, fin, items, finals, ps, pe, comp, level_used, 1.0)
 
 
 @njit(cache=True, nogil=True)
-def _decode(inp, K, budget):
-    """Up to K best derivations (K > 1: in at most ``budget`` entries). Returns (scores,
-    offsets, kinds, syms, rules, cells, words, level, refs, ends, reach): derivation t is the
-    pre-order node slice offsets[t]:offsets[t+1] of the node arrays; level and reach as
-    :func:`_chart` returns them; per node the entry its derivation is
-    (:func:`decode_kbest`) and the end of its slice."""
-    st, lay, fin, items, finals, ps, pe, comp, level, reach = _chart(inp, K, budget)
-    ok, root, nl, nr, lptr, rptr, ldeps, rdeps, order, lo, hi, cbase = st
+def decode_kbest(inp, K, budget=KBEST_ENTRIES):
+    """Up to K best derivations, best first, in a chart of at most ``budget`` entries
+    (K > 1): :class:`records.Derivations`, read off the chart top down. Its level is
+    OVER_BUDGET (no derivation) when K derivations per item would pass the budget."""
+    chart = _chart(inp, K, budget)
+    st, lay, fin, items, finals = chart.st, chart.lay, chart.fin, chart.items, chart.finals
+    ps, pe, comp, level, reach = chart.ps, chart.pe, chart.comp, chart.level, chart.reach
+    root, nl, nr, lptr, rptr, ldeps, rdeps, cbase = (st.root, st.nl, st.nr, st.lptr, st.rptr,
+                                                     st.ldeps, st.rdeps, st.cbase)
     g = inp.grammar
     nsym, L, nb, binary, unary = g.nsym, g.max_unary + 1, g.binary.shape[0], g.binary, g.unary
     nu, glue_parent = unary.shape[0], g.glue_parent
@@ -769,8 +503,8 @@ def _decode(inp, K, budget):
     n = inp.sentence.heads.shape[0]
     rf = comp[root * nsym + g.top] if level >= 0 else -1
     if rf < 0:
-        return (np.zeros(0), np.zeros(1, np.int64), e0, e0, e0, e0, e0, min(level, -1), e0,
-                e0, reach)
+        return Derivations(np.zeros(0), np.zeros(1, np.int64), e0, e0, e0, e0, e0,
+                           min(level, -1), e0, e0, reach)
     nk = finals[rf, 2]
     per = 2 * n * L + 4  # a binary or leaf node under at most U unary nodes
     kinds = np.zeros(nk * per, np.int64)
@@ -799,7 +533,7 @@ def _decode(inp, K, budget):
             ent = finals[f, 1] + rank
             if layer < 0:  # a merged list: the entry names the layer and the rank there
                 layer = pe[ent, 0]
-                q = _find(items, lay[c * L + layer, 0], lay[c * L + layer, 1], A)
+                q = find(items, lay[c * L + layer, 0], lay[c * L + layer, 1], A)
                 ent = items[q, 1] + pe[ent, 1]
             while layer > 0:  # the unary chain, top down
                 r = pe[ent, 0]
@@ -808,7 +542,7 @@ def _decode(inp, K, budget):
                 out += 1
                 A = unary_child(r, unary, nb)
                 layer -= 1
-                q = _find(items, lay[c * L + layer, 0], lay[c * L + layer, 1], A)
+                q = find(items, lay[c * L + layer, 0], lay[c * L + layer, 1], A)
                 ent = items[q, 1] + pe[ent, 1]
             r = pe[ent, 0]
             h = np.searchsorted(cbase, c, side="right") - 1
@@ -824,7 +558,7 @@ def _decode(inp, K, budget):
             else:
                 kinds[out], src, m = HEAD_RIGHT, c - nr[h] - 1, ldeps[lptr[h] + a - 1]
             out += 1
-            hf = _find(finals, fin[src, 0], fin[src, 1], H)
+            hf = find(finals, fin[src, 0], fin[src, 1], H)
             mcell = cbase[m] + nl[m] * (nr[m] + 1) + nr[m]
             mf = comp[m * nsym + M]
             # push the right child first so that the left one is emitted next (pre-order)
@@ -844,32 +578,16 @@ def _decode(inp, K, budget):
             ends[q] = ends[q + 1]
         else:
             ends[q] = ends[ends[q + 1]]
-    return (scores, offsets, kinds[:out], syms[:out], rules[:out], cells[:out], wout[:out],
-            level, refs[:out], ends, reach)
+    return Derivations(scores, offsets, kinds[:out], syms[:out], rules[:out], cells[:out],
+                       wout[:out], level, refs[:out], ends, reach)
 
 
 @njit(cache=True, nogil=True)
 def decode(inp):
-    """Best derivation. Returns (score, kinds, syms, rules, cells, words, level) with pre-order
-    node arrays and the highest mode a head needed (PRUNED, EXACT, GLUE); score is -inf, the
-    arrays empty and level -1 when no derivation exists (the caller backs off)."""
-    scores, offsets, kinds, syms, rules, cells, words, level, _, _, _ = _decode(
-        inp, 1, KBEST_ENTRIES)
-    if scores.shape[0] == 0:
-        return -np.inf, kinds, syms, rules, cells, words, level
-    return scores[0], kinds, syms, rules, cells, words, level
-
-
-@njit(cache=True, nogil=True)
-def decode_kbest(inp, K, budget=KBEST_ENTRIES):
-    """Up to K best derivations, best first, in a chart of at most ``budget`` entries
-    (K > 1). Returns (scores, offsets, kinds, syms, rules, cells, words, level, refs, ends,
-    reach): derivation t is the pre-order node slice offsets[t]:offsets[t+1]; level as for
-    :func:`decode`, or OVER_BUDGET (no derivation) when K derivations per item would pass
-    the budget, having built the fraction ``reach`` of the chart's cells; two nodes with the
-    same ref head the same subtree (shared among the K), which ends before ``ends`` of the
-    node."""
-    return _decode(inp, K, budget)
+    """The best derivation (:class:`records.Derivation`; a chart without a budget)."""
+    d = decode_kbest(inp, 1, KBEST_ENTRIES)
+    score = d.scores[0] if d.scores.shape[0] else -np.inf
+    return Derivation(score, d.kinds, d.syms, d.rules, d.cells, d.words, d.level)
 
 
 @njit(cache=True, nogil=True)
@@ -877,8 +595,9 @@ def derivation_features(inp, kinds, rules, cells, out):
     """Feature indices of every production of a derivation (pre-order node arrays).
     Returns how many were written to ``out``."""
     s, g = inp.sentence, inp.grammar
-    ok, root, nl, nr, lptr, rptr, ldeps, rdeps, order, lo, hi, cbase = sentence_structure(
-        s.heads)
+    st = sentence_structure(s.heads)
+    nr, lptr, rptr, ldeps, rdeps, lo, hi, cbase = (st.nr, st.lptr, st.rptr, st.ldeps, st.rdeps,
+                                                   st.lo, st.hi, st.cbase)
     ctx = binary_context_array(s.rel_ids, s.spans)
     uctx = unary_context_array(s.spans)
     nb, nu = g.binary.shape[0], g.unary.shape[0]

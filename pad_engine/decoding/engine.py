@@ -13,6 +13,7 @@ import numpy as np
 from pad_engine.decoding.candidate import Candidate
 from pad_engine.decoding.model import Model, default_model_path
 from pad_engine.decoding.parser import MAX_CHART, Parser
+from pad_engine.trees.binarize import is_intermediate
 from pad_engine.trees.compare import distinct
 from pad_engine.trees.deptree import DepSentence
 from pad_engine.trees.projectivize import Lift, projectivize
@@ -94,7 +95,7 @@ class Engine:
         g = self.model.grammar
         tags = set(g.tags)
         return sorted(s for s in g.symbols
-                      if s not in tags and not s.startswith("@") and not s.startswith("<"))
+                      if s not in tags and not is_intermediate(s) and not s.startswith("<"))
 
     def candidates(self, sent: DepSentence, k: int = 10, prune: bool = True) -> list[Candidate]:
         """The k best c-parses consistent with the sentence's d-parse (lifted to a projective

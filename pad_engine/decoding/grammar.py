@@ -17,7 +17,14 @@ from typing import NamedTuple
 import numpy as np
 
 from pad_engine.decoding.features import rule_keys, symbol_keys
-from pad_engine.trees.binarize import HEAD_LEFT, LEAF, UNARY, BinNode, is_intermediate
+from pad_engine.trees.binarize import (
+    HEAD_LEFT,
+    LEAF,
+    UNARY,
+    BinNode,
+    is_intermediate,
+    phrase_of,
+)
 
 UNKNOWN_TAG = "<unk>"
 TOP = "TOP"
@@ -197,7 +204,7 @@ class Grammar:
                 projected = self._sym.get(projections.get(label, ""), -1)
                 parents[y] = projected if projected in phrase_ids else default
             else:
-                parents[y] = self._sym[_phrase(label)] if _phrase(label) in self._sym else y
+                parents[y] = self._sym.get(phrase_of(label), y)
         return parents
 
     def _rule_index(self, binary: np.ndarray, unary: np.ndarray, nsym: int, nrows: int
@@ -234,8 +241,8 @@ class Grammar:
         1.4x the speed of allowing every rule of such a phrase (UD English: 1.2x); rules seen
         with the family whole lost 0.35 F1."""
         nb, nu, ntags = binary.shape[0], unary.shape[0], len(self.tags)
-        label = {p: i for i, p in enumerate(sorted({_phrase(s) for s in self.symbols}))}
-        sym_phrase = np.array([label[_phrase(s)] for s in self.symbols], np.int64)
+        label = {p: i for i, p in enumerate(sorted({phrase_of(s) for s in self.symbols}))}
+        sym_phrase = np.array([label[phrase_of(s)] for s in self.symbols], np.int64)
         rule_phrase = sym_phrase[np.concatenate([binary[:, 0], unary[:, 0]])]
         side = np.concatenate([(binary[:, 0].astype(np.int64) * len(self.symbols)
                                 + binary[:, 1]) * 2 + binary[:, 3], -1 - np.arange(nu)])
@@ -268,11 +275,6 @@ class Grammar:
             "unary_rules": len(self.unary),
             "max_unary_chain": self.max_unary,
         }
-
-
-def _phrase(symbol: str) -> str:
-    """The phrase label behind a chain symbol (``@NP>`` -> ``NP``)."""
-    return symbol[1:-1] if symbol.startswith("@") else symbol
 
 
 class GrammarArrays(NamedTuple):

@@ -1,5 +1,6 @@
-"""The k-best combine of the chart (:mod:`pad_engine.decoding.decoder`): an item's K best
-derivations from its candidate edges.
+"""The combine of the chart (:mod:`pad_engine.decoding.decoder`): an item's derivations
+from its candidate edges, the best one (K = 1) or the K best, and a cell's final items from
+its unary layers.
 
 Each edge is a rule over one or two premises whose derivation lists are sorted, so its
 derivations form a grid (head-side rank x modifier rank) sorted along both axes; the K best of
@@ -11,10 +12,28 @@ tree, the k derivations are k distinct Penn trees.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
+import numpy as np
 from numba import njit
+
+from pad_engine.decoding.tables import best_score
 
 # edge buffer columns (shared with the decoder)
 E_SYM, E_RULE, E_X, E_NX, E_Y, E_NY = range(6)
+
+
+class Work(NamedTuple):
+    """The combine's work arrays, made once per chart (and again when one grows)."""
+
+    E: np.ndarray  # edges: rows of the E_ columns
+    es: np.ndarray  # each edge's own score
+    hs: np.ndarray  # the heap's scores (K > 1: room for the edges and 2 K)
+    hx: np.ndarray  # the heap's payloads: edge, rank i, rank j
+    order: np.ndarray  # edges grouped by symbol
+    start: np.ndarray  # each group's first edge in ``order``
+    cslot: np.ndarray  # per symbol, -1: the merge's, as the cell's own slots are in use
+    layer_item: np.ndarray  # per (layer, symbol) the cell's item (-1: none)
 
 
 @njit(cache=True)
@@ -72,15 +91,16 @@ def _sift_down(hs, hx, size, p):
 
 
 @njit(cache=True)
-def combine(E, es, ne, K, ps, pe, items, ui, ue, hs, hx, slot, within, order, start):
-    """Group the ``ne`` edges by symbol and write each symbol's K best derivations (down to
-    ``within`` below its best) as an item (from ``ui``) with its entries (from ``ue``: score;
-    edge's rule, rank i, rank j). The heap ``hs``/``hx`` needs room for ``ne + 2 K`` entries,
-    ``order`` for ``ne``, ``start`` for a symbol more than the item count; ``slot`` (one per
-    symbol, -1) is left as found. Returns (items, entries) written.
+def combine(w, ne, K, ps, pe, items, ui, ue, slot, within):
+    """Group the ``ne`` edges of ``w`` by symbol and write each symbol's K best derivations
+    (down to ``within`` below its best) as an item (from ``ui``) with its entries (from
+    ``ue``: score; edge's rule, rank i, rank j). The heap ``w.hs``/``w.hx`` needs room for
+    ``ne + 2 K`` entries, ``w.order`` for ``ne``, ``w.start`` for a symbol more than the item
+    count; ``slot`` (one per symbol, -1) is left as found. Returns (items, entries) written.
 
     Edges are grouped by a counting pass and each group's heap is built bottom-up: no sort
     and no allocation per item, which cost more than the heaps themselves."""
+    E, es, hs, hx, order, start = w.E, w.es, w.hs, w.hx, w.order, w.start
     count = 0
     for e in range(ne):  # symbols in order of first edge; slot: the symbol's group
         A = E[e, E_SYM]
@@ -121,3 +141,104 @@ def combine(E, es, ne, K, ps, pe, items, ui, ue, hs, hx, slot, within, order, st
                 size = _push(hs, hx, size, _grid(E, es, ps, e, i + 1, 0), e, i + 1, 0)
         items[ui + g, 1], items[ui + g, 2] = first, ue + used - first
     return count, used
+
+
+@njit(cache=True)
+def _keep_best(E, es, ne, ps, pe, items, ui, ue, slot):
+    """The 1-best combine: per symbol, its best edge. Writes the new items from ``ui`` (one
+    entry each, from ``ue``) and returns how many."""
+    count = 0
+    for e in range(ne):
+        A = E[e, E_SYM]
+        top = es[e] + ps[E[e, E_X]]
+        if E[e, E_Y] >= 0:
+            top += ps[E[e, E_Y]]
+        q = slot[A]
+        if q < 0:
+            q = slot[A] = count
+            items[ui + q, 0], items[ui + q, 1], items[ui + q, 2] = A, ue + q, 1
+            count += 1
+        elif top <= ps[ue + q]:
+            continue
+        ps[ue + q] = top
+        pe[ue + q, 0], pe[ue + q, 1], pe[ue + q, 2] = E[e, E_RULE], 0, 0
+    for q in range(count):
+        slot[items[ui + q, 0]] = -1
+    return count
+
+
+@njit(cache=True)
+def combine_edges(w, ne, K, ps, pe, items, ui, ue, slot, within):
+    """An item per symbol of the edges, with its best (K = 1) or K best derivations
+    (:func:`combine`). Returns (items, entries) written."""
+    if K == 1:
+        count = _keep_best(w.E, w.es, ne, ps, pe, items, ui, ue, slot)
+        return count, count
+    return combine(w, ne, K, ps, pe, items, ui, ue, slot, within)
+
+
+@njit(cache=True)
+def finish_cell(c, K, lay, items, finals, uf, ps, pe, ue, slot, w, within, beam, real,
+                complete):
+    """The cell's final items from its layers (``lay``: per cell and layer its items):
+    a symbol built in one layer keeps that layer's list (so does the best layer for K = 1);
+    the K best over several layers are merged into new entries (rule column: the layer),
+    except for symbols the cell's beam will drop (:func:`tables.keep_within`, which the
+    caller applies next). Returns (finals, entries) written."""
+    E, es, layer_item = w.E, w.es, w.layer_item
+    L = layer_item.shape[0]
+    nf = 0
+    nmerge = 0
+    for layer in range(L):
+        for q in range(lay[c * L + layer, 0], lay[c * L + layer, 0] + lay[c * L + layer, 1]):
+            A = items[q, 0]
+            layer_item[layer, A] = q
+            f = slot[A]
+            if f < 0:
+                slot[A] = nf
+                finals[uf + nf, 0], finals[uf + nf, 1] = A, items[q, 1]
+                finals[uf + nf, 2], finals[uf + nf, 3] = items[q, 2], layer
+                nf += 1
+            elif K == 1:
+                if ps[items[q, 1]] > ps[finals[uf + f, 1]]:
+                    finals[uf + f, 1], finals[uf + f, 3] = items[q, 1], layer
+            else:
+                if finals[uf + f, 3] >= 0:
+                    finals[uf + f, 3] = -1  # several layers: merged below
+                    nmerge += 1
+                if ps[items[q, 1]] > ps[finals[uf + f, 1]]:  # the best layer's, until then
+                    finals[uf + f, 1] = items[q, 1]
+    used = 0
+    if nmerge > 0:
+        floor = (best_score(finals, uf, nf, ps, real, complete) - beam if beam < np.inf
+                 else -np.inf)
+        ne = 0
+        for f in range(nf):
+            if finals[uf + f, 3] < 0 and ps[finals[uf + f, 1]] >= floor:
+                A = finals[uf + f, 0]
+                for layer in range(L):
+                    q = layer_item[layer, A]
+                    if q >= 0:
+                        E[ne, E_SYM], E[ne, E_RULE] = A, layer
+                        E[ne, E_X], E[ne, E_NX], E[ne, E_Y], E[ne, E_NY] = (
+                            items[q, 1], items[q, 2], -1, 1)
+                        es[ne] = 0.0
+                        ne += 1
+        merged, used = combine(w, ne, K, ps, pe, finals, uf + nf, ue, w.cslot, within)
+        # the merged lists replace the placeholders, which leave the cell's range
+        w = 0
+        for f in range(nf):
+            if finals[uf + f, 3] >= 0:
+                for col in range(4):
+                    finals[uf + w, col] = finals[uf + f, col]
+                w += 1
+        for f in range(merged):
+            for col in range(3):
+                finals[uf + w + f, col] = finals[uf + nf + f, col]
+            finals[uf + w + f, 3] = -1
+        nf = w + merged
+    for layer in range(L):
+        for q in range(lay[c * L + layer, 0], lay[c * L + layer, 0] + lay[c * L + layer, 1]):
+            layer_item[layer, items[q, 0]] = -1
+            slot[items[q, 0]] = -1
+    return nf, used

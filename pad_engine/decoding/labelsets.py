@@ -21,6 +21,7 @@ from pad_engine.errors import InputError
 from pad_engine.io.encoding import read_text
 from pad_engine.io.gate import TABLE_BYTES
 from pad_engine.io.limits import line_problem
+from pad_engine.trees.binarize import reserved
 from pad_engine.trees.lextree import LexNode
 
 ANY = "*"
@@ -120,7 +121,7 @@ def parse_label_set(text: str, path: str, phrases: Collection[str]) -> LabelSet:
                              f"{', '.join(sorted(phrases))} (or * for any)", path, number)
         if phrase == "TOP":
             raise InputError("TOP is the root and keeps its label", path, number)
-        if label.startswith("@") or not _PHRASE.fullmatch(label):
+        if reserved(label) or not _PHRASE.fullmatch(label):
             raise InputError(f"label {_shown(label)} cannot be written in a Penn tree "
                              f"(brackets, a control character, a leading @, over "
                              f"{MAX_LABEL_CHARS} characters)", path, number)
@@ -144,7 +145,7 @@ def bundled_label_sets() -> list[str]:
     from pad_engine.resources import resource_path
 
     folder = resource_path("labels")
-    return ["ptb"] + sorted(p.name.removesuffix(SUFFIX) for p in folder.glob(f"*{SUFFIX}"))
+    return ["ptb", *sorted(p.name.removesuffix(SUFFIX) for p in folder.glob(f"*{SUFFIX}"))]
 
 
 def load_label_set(name: str, phrases: Collection[str]) -> LabelSet:

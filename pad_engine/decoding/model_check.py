@@ -83,16 +83,15 @@ def read_model_file(path: str, fmt: str, version: int, oldest: int = 1
                     ) -> tuple[dict, np.ndarray]:
     """The checked metadata and float32 weights of the model file at ``path``, whose format
     name must be ``fmt`` and version from ``oldest`` to ``version``; ModelError otherwise."""
-    with _reading(path):
-        with _open_regular(path) as f:
-            return _checked(f, fmt, version, oldest)
+    with _Reading(path), _open_regular(path) as f:
+        return _checked(f, fmt, version, oldest)
 
 
 def read_model_bytes(data: bytes, name: str, fmt: str, version: int, oldest: int = 1
                      ) -> tuple[dict, np.ndarray]:
     """:func:`read_model_file` on a model file's bytes held in memory (a project keeps its
     models' bytes), under the same limits; ``name`` says whose bytes in a ModelError."""
-    with _reading(name):
+    with _Reading(name):
         if len(data) > MAX_FILE_BYTES:
             raise _Bad(f"{len(data)} bytes (at most {MAX_FILE_BYTES} are read)")
         return _checked(io.BytesIO(data), fmt, version, oldest)
@@ -110,7 +109,7 @@ def _checked(f: io.BufferedIOBase, fmt: str, version: int, oldest: int
     return meta, np.ascontiguousarray(weights, dtype=np.float32)
 
 
-class _reading:
+class _Reading:
     """Turn the problems of reading ``path`` into one ModelError line naming it."""
 
     def __init__(self, path: str, what: str = "model"):

@@ -9,6 +9,7 @@ last resort, for a grammar glue rules cannot use (:data:`FALLBACK_WHY`).
 
 from __future__ import annotations
 
+import contextlib
 import sys
 import threading
 from collections import Counter
@@ -18,8 +19,10 @@ from typing import NamedTuple
 import numpy as np
 
 from pad_engine.decoding import decoder
+from pad_engine.decoding.candidate import How
 from pad_engine.decoding.features import NO_LABELS, NO_SPANS, label_ids, tag_ids, word_ids
 from pad_engine.decoding.model import Model
+from pad_engine.decoding.records import Derivation, Inputs
 from pad_engine.decoding.rulebased import projection_features
 from pad_engine.errors import InputError
 from pad_engine.trees.binarize import HEAD_LEFT, HEAD_RIGHT, LEAF, UNARY, is_intermediate
@@ -61,14 +64,14 @@ class Encoded(NamedTuple):
 
 @dataclass
 class Parse:
-    """A decoded tree; ``how`` says which pass produced it: pruned, exact or fallback.
+    """A decoded tree; ``how`` says which pass produced it (:class:`How`).
     ``cut_to`` (k-best) is nonzero when the sentence's chart for k derivations per item would
     have passed the k-best budget (``decoder.KBEST_ENTRIES``), so its list was decoded with
     this many instead, and may hold fewer than k trees."""
 
     tree: LexNode
     score: float
-    how: str
+    how: How
     cut_to: int = 0
 
 
@@ -92,11 +95,11 @@ def encode(model: Model, forms: list[str], tags: list[str], heads: list[int],
 def chart_inputs(model: Model, enc: Encoded, mode: int, escalate: bool = False,
                  weights: np.ndarray | None = None, gold_bin: np.ndarray | None = None,
                  gold_un: np.ndarray | None = None, cell_cost: np.ndarray | None = None,
-                 loss_weight: float = 0.0, within: float = WITHIN) -> decoder.Inputs:
+                 loss_weight: float = 0.0, within: float = WITHIN) -> Inputs:
     """The one record the kernels read: the sentence, the model's grammar, weights and search
     settings (``mode``: decoder.PRUNED, EXACT or GLUE, and whether a head escalates); the
     gold derivation's rules for loss-augmented training, or per-cell gains for the oracle."""
-    return decoder.Inputs(
+    return Inputs(
         enc, model.packed(), model.weights if weights is None else weights, model.mask,
         int(mode), bool(escalate), float(model.alpha), BEAM, float(within),
         decoder.NO_GOLD if gold_bin is None else gold_bin,
@@ -105,12 +108,12 @@ def chart_inputs(model: Model, enc: Encoded, mode: int, escalate: bool = False,
     )
 
 
-def run_decoder(model: Model, enc: Encoded, mode: int, **options):
+def run_decoder(model: Model, enc: Encoded, mode: int, **options) -> Derivation:
     """One 1-best decode with the model (``options``: those of :func:`chart_inputs`)."""
     return decoder.decode(chart_inputs(model, enc, mode, **options))
 
 
-HOW = ("pruned", "exact", "glue")  # Parse.how by the highest mode a head needed
+HOW = (How.PRUNED, How.EXACT, How.GLUE)  # Parse.how by the highest mode a head needed
 # Why a sentence can still come out flat: glue rules build a phrase of the grammar over any
 # phrase or tag, so they derive every projective d-parse unless the grammar has no phrase.
 FALLBACK_WHY = "the model's grammar has no phrase for glue rules to build"
@@ -240,7 +243,7 @@ def bracket_cost(symbols: list[str], enc: Encoded, gold: LexNode) -> np.ndarray:
         cells.setdefault((i, j), []).append(c)
     sid = {label: k for k, label in enumerate(symbols)}
     cost = np.zeros((spans.shape[0], len(symbols)))
-    cost[:, [k for k, label in enumerate(symbols) if not label.startswith("@")]] = -1.0
+    cost[:, [k for k, label in enumerate(symbols) if not is_intermediate(label)]] = -1.0
     stack = [gold]
     while stack:
         node = stack.pop()
@@ -279,11 +282,9 @@ def steady_allocator() -> None:
     import ctypes
     import ctypes.util
 
-    try:
+    with contextlib.suppress(OSError, AttributeError):
         ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6").mallopt(
             _M_MMAP_THRESHOLD, 4 << 20)
-    except (OSError, AttributeError):
-        pass
 
 
 _STEADY = False
@@ -335,26 +336,25 @@ class Parser:
         """The best tree consistent with ``heads`` (1-based, 0 = root, projective), in one
         pass: a head that pruning leaves without a complete item is redone exactly, and with
         glue rules where the learned ones cannot build one (``how`` names the last needed)."""
-        score, kinds, syms, words, level = self._best(forms, tags, heads, prune, rels)
-        if kinds.shape[0]:
-            return Parse(self.tree(kinds, syms, words, tags), float(score), HOW[level])
-        return Parse(fallback_tree(self.model, tags, heads), float("-inf"), "fallback")
+        d = self._best(forms, tags, heads, prune, rels)
+        if d.kinds.shape[0]:
+            return Parse(self.tree(d.kinds, d.syms, d.words, tags), float(d.score), HOW[d.level])
+        return Parse(fallback_tree(self.model, tags, heads), float("-inf"), How.FALLBACK)
 
     def parse_line(self, forms: list[str], tags: list[str], heads: list[int],
-                   prune: bool = True, rels: list[str] | None = None) -> tuple[str, str]:
+                   prune: bool = True, rels: list[str] | None = None) -> tuple[str, How]:
         """The Penn line of :meth:`parse`'s tree and its ``how``, written straight from the
         derivation (conversion needs no tree objects)."""
-        _, kinds, syms, words, level = self._best(forms, tags, heads, prune, rels)
-        if kinds.shape[0]:
-            return derivation_line(self.model.grammar.symbols, kinds, syms, words, forms,
-                                   tags), HOW[level]
-        return to_line(fallback_tree(self.model, tags, heads), forms), "fallback"
+        d = self._best(forms, tags, heads, prune, rels)
+        if d.kinds.shape[0]:
+            return derivation_line(self.model.grammar.symbols, d.kinds, d.syms, d.words, forms,
+                                   tags), HOW[d.level]
+        return to_line(fallback_tree(self.model, tags, heads), forms), How.FALLBACK
 
-    def _best(self, forms, tags, heads, prune, rels):
+    def _best(self, forms, tags, heads, prune, rels) -> Derivation:
         enc = self.encode_checked(forms, tags, heads, rels)
-        score, kinds, syms, _, _, words, level = run_decoder(
-            self.model, enc, decoder.PRUNED if prune else decoder.EXACT, escalate=True)
-        return score, kinds, syms, words, level
+        return run_decoder(self.model, enc, decoder.PRUNED if prune else decoder.EXACT,
+                           escalate=True)
 
     def kbest(self, forms: list[str], tags: list[str], heads: list[int], k: int,
               prune: bool = True, rels: list[str] | None = None,
@@ -373,25 +373,24 @@ class Parser:
         for mode, within in passes if prune else passes[2:]:
             inputs = chart_inputs(self.model, enc, mode, escalate=True, within=within)
             while True:
-                scores, offsets, kinds, syms, _, _, words, level, refs, ends, reach = (
-                    decoder.decode_kbest(inputs, kk, budget))
-                if level != decoder.OVER_BUDGET:
+                d = decoder.decode_kbest(inputs, kk, budget)
+                if d.level != decoder.OVER_BUDGET:
                     break
-                kk = fewer(kk, reach)
-            lists = kinds.tolist(), syms.tolist(), words.tolist()
-            refs, ends, shared = refs.tolist(), ends.tolist(), {}
+                kk = fewer(kk, d.reach)
+            lists = d.kinds.tolist(), d.syms.tolist(), d.words.tolist()
+            refs, ends, shared = d.refs.tolist(), d.ends.tolist(), {}
             cut_to = kk if kk < k else 0
             # binarization gives a tree one derivation, so the k are k distinct trees
             result = [Parse(build_tree(self.model.grammar.symbols, *lists, tags, a, b, refs,
-                                       ends, shared), score, HOW[level], cut_to)
-                      for a, b, score in zip(offsets[:-1].tolist(), offsets[1:].tolist(),
-                                             scores.tolist())]
-            if level < 0:  # not even glue rules derive it: the flat projection
+                                       ends, shared), score, HOW[d.level], cut_to)
+                      for a, b, score in zip(d.offsets[:-1].tolist(), d.offsets[1:].tolist(),
+                                             d.scores.tolist())]
+            if d.level < 0:  # not even glue rules derive it: the flat projection
                 break
-            if len(result) >= kk or level != decoder.PRUNED:
+            if len(result) >= kk or d.level != decoder.PRUNED:
                 return result
         return result or [Parse(fallback_tree(self.model, tags, heads), float("-inf"),
-                                "fallback", kk if kk < k else 0)]
+                                How.FALLBACK, kk if kk < k else 0)]
 
     def oracle(self, forms: list[str], tags: list[str], heads: list[int],
                gold: LexNode) -> Parse:
@@ -402,9 +401,8 @@ class Parser:
         zero = np.zeros_like(self.model.weights)
         cost = bracket_cost(self.model.grammar.symbols, enc, gold)
         for mode in (decoder.EXACT, decoder.GLUE):
-            score, kinds, syms, _, _, words, _ = run_decoder(
-                self.model, enc, mode, cell_cost=cost, weights=zero, loss_weight=1.0)
-            if kinds.shape[0]:
-                return Parse(self.tree(kinds, syms, words, tags), float(score),
-                             "oracle" if mode == decoder.EXACT else "oracle+glue")
-        return Parse(fallback_tree(self.model, tags, heads), float("-inf"), "fallback")
+            d = run_decoder(self.model, enc, mode, cell_cost=cost, weights=zero, loss_weight=1.0)
+            if d.kinds.shape[0]:
+                return Parse(self.tree(d.kinds, d.syms, d.words, tags), float(d.score),
+                             How.ORACLE if mode == decoder.EXACT else How.ORACLE_GLUE)
+        return Parse(fallback_tree(self.model, tags, heads), float("-inf"), How.FALLBACK)

@@ -12,7 +12,7 @@ from collections.abc import Iterable
 
 import numpy as np
 
-from pad_engine.decoding.candidate import Candidate
+from pad_engine.decoding.candidate import Candidate, How
 from pad_engine.decoding.features import span_keys, stable_key
 from pad_engine.decoding.labelsets import ANY, DROP, LabelSet, load_label_set, relation_key
 from pad_engine.decoding.projection import LABELS, project, word_class
@@ -169,7 +169,7 @@ class RuleBasedEngine:
         heads, lifted = projectivize(sent.heads)
         tree = project(sent.forms, sent.tags, heads, sent.rels or None)
         tree = self.labels.apply(tree, sent.tags, sent.rels)
-        return Candidate(tree, 0.0, "rules", list(lifted))
+        return Candidate(tree, 0.0, How.RULES, list(lifted))
 
     def best_line(self, sent: DepSentence, prune: bool = True) -> tuple[str, str, list[Lift]]:
         """:meth:`best`'s Penn line, how it was made and the lifted arcs."""

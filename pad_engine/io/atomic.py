@@ -16,7 +16,7 @@ import re
 import secrets
 import time
 from collections.abc import Iterable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from typing import IO
 
 from pad_engine.errors import InputError
@@ -67,16 +67,12 @@ def atomic_open(
             yield f
             f.flush()
             os.fsync(f.fileno())
-        try:
+        with suppress(FileNotFoundError):
             os.chmod(tmp, os.stat(target).st_mode & 0o7777)
-        except FileNotFoundError:
-            pass
         os.replace(tmp, target)
     except BaseException:
-        try:
+        with suppress(FileNotFoundError):
             os.unlink(tmp)
-        except FileNotFoundError:
-            pass
         raise
     _fsync_folder(folder)
 

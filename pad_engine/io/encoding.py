@@ -191,7 +191,7 @@ class DecodedLines:
         """Set the encoding from ``raw`` and the rest of ``f``'s lines that are not UTF-8;
         returns where the rest is to be read from."""
         if not f.seekable():
-            spool = tempfile.TemporaryFile()
+            spool = tempfile.TemporaryFile()  # noqa: SIM115 - returned; the reader closes it
             shutil.copyfileobj(f, spool)
             spool.seek(0)
             f = spool

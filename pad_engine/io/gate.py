@@ -334,5 +334,5 @@ def _identities(name: str) -> list[object]:
         st = os.stat(name)
     except OSError:
         return keys
-    return keys + [(st.st_dev, st.st_ino)]
+    return [*keys, (st.st_dev, st.st_ino)]
 

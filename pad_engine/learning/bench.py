@@ -380,9 +380,10 @@ FARPAHC_DEPS = "fo_farpahc-ud-train.conllu"
 
 
 def farpahc_figures(farpahc: Path) -> dict:
-    """Long sentences with a large grammar: a model trained as the README's FarPaHC command
-    does (``pad train 1936.ntjohn.rel-bib.psd --deps fo_farpahc-ud-train.conllu --hold-out
-    10``: the same functions, defaults and split), then every paired sentence decoded with
+    """Long sentences with a large grammar: a model trained as the FarPaHC command of
+    docs/EXPERIMENTS.md ("Treebanks from elsewhere") does (``pad train
+    1936.ntjohn.rel-bib.psd --deps fo_farpahc-ud-train.conllu --hold-out 10``: the same
+    functions, defaults and split), then every paired sentence decoded with
     :meth:`Parser.parse` (pruned first, as by default) after a JIT warm-up: the time per
     sentence, the passes that settled them, the held-out F1 (as ``pad train`` reports it) and
     the grammar's size, and the set-up a process pays once (packing the grammar for the

@@ -112,17 +112,17 @@ def best_any_tree(s: Sentence, spans: _Spans, f: float) -> tuple[LexNode, int, i
     from pad_engine.trees.structure import sentence_structure
 
     heads = np.asarray(s.heads, dtype=np.int64) - 1
-    _, _, _, _, lptr, rptr, ldeps, rdeps, order, lo, hi, _ = sentence_structure(heads)
+    st = sentence_structure(heads)
     n = len(s.heads)  # dependents nearest first, as the decoder's cells take them in
-    left = [ldeps[lptr[h]:lptr[h + 1]].tolist() for h in range(n)]
-    right = [rdeps[rptr[h]:rptr[h + 1]].tolist() for h in range(n)]
-    lo, hi = lo.tolist(), hi.tolist()
+    left = [st.ldeps[st.lptr[h]:st.lptr[h + 1]].tolist() for h in range(n)]
+    right = [st.rdeps[st.rptr[h]:st.rptr[h + 1]].tolist() for h in range(n)]
+    lo, hi = st.lo.tolist(), st.hi.tolist()
     labels_at: dict[tuple[int, int], list[str]] = {}
     for (label, i, j), k in spans.gold.items():
         labels_at.setdefault((i, j), []).extend([label] * k)
     built: dict[int, LexNode] = {}
     matched = counted = 0
-    for h in order.tolist():
+    for h in st.order.tolist():
         chain = _best_chain(h, left[h], right[h], lo, hi, spans, f)
         node = LexNode(s.tags[h], [], 0, h)
         a0 = b0 = 0
@@ -133,7 +133,7 @@ def best_any_tree(s: Sentence, spans: _Spans, f: float) -> tuple[LexNode, int, i
             names = labels_at.get(span, []) if span else []
             matched += len(names)
             counted += max(len(names), 1) if span else 0
-            node = LexNode(names[0] if names else "X", lefts + [node] + rights, len(lefts))
+            node = LexNode(names[0] if names else "X", [*lefts, node, *rights], len(lefts))
             for name in names[1:]:
                 node = LexNode(name, [node], 0)
             a0, b0 = a, b

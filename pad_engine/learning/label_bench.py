@@ -1,4 +1,4 @@
-"""Which labels for a treebank of another language: measured on Dutch Alpino (issue 19).
+"""Which labels for a treebank of another language: measured on Dutch Alpino.
 
 The Alpino treebank (NLTK's ``alpino.xml``) holds dependency-structure trees: phrases
 (``cat``), relations (``rel``), heads (the ``hd`` child). From each tree this module derives

@@ -142,10 +142,14 @@ def _depths(heads: list[int]) -> list[int]:
     return depth
 
 
-def oracle_grammar(pairs: list[Pair], lexed: list[LexNode]) -> Model:
-    """A weightless model whose rules, from every tree under every head choice, bound the
-    oracle's search; trees too deep to train on add none."""
-    model = Model()
+def oracle_grammar(pairs: list[Pair], lexed: list[LexNode], wider: Model | None = None
+                   ) -> Model:
+    """A weightless model whose rules, from every tree under every head choice (and
+    ``wider``'s, when given), bound the oracle's search; trees too deep to train on add
+    none."""
+    from copy import deepcopy
+
+    model = Model() if wider is None else Model(grammar=deepcopy(wider.grammar))
     for lex, p in zip(lexed, pairs):
         if training_depth_problem(p.tree):
             continue
@@ -157,9 +161,11 @@ def oracle_grammar(pairs: list[Pair], lexed: list[LexNode]) -> Model:
 
 
 def examples_from_pairs(pairs: list[Pair],
-                        progress: Callable[[int, int], None] | None = None) -> PairedExamples:
+                        progress: Callable[[int, int], None] | None = None,
+                        wider: Model | None = None) -> PairedExamples:
     """Training examples whose trees induce exactly the (projectivized) d-parses; a pair
-    whose c-parse is too deep to train on is skipped."""
+    whose c-parse is too deep to train on is skipped. ``wider``: a model whose grammar
+    the closest trees may use too (a few hundred pairs' rules alone leave poor ones)."""
     out = PairedExamples()
     kept = []
     for p in pairs:
@@ -170,7 +176,7 @@ def examples_from_pairs(pairs: list[Pair],
             kept.append(p)
     pairs = kept
     lexed = [guided_lextree(p) for p in pairs]
-    parser = Parser(oracle_grammar(pairs, lexed))
+    parser = Parser(oracle_grammar(pairs, lexed, wider))
     for done, (lex, p) in enumerate(zip(lexed, pairs), 1):
         if induced_heads(lex, len(p.forms)) == p.heads:
             out.examples.append(example_from_lextree(lex, p.forms, p.rels))

@@ -1,4 +1,4 @@
-"""The low-resource loop (issue 8): retrain on corrected trees, cross-validate, learning curves.
+"""The low-resource loop: retrain on corrected trees, cross-validate, learning curves.
 
 Corrected trees are lexicalized trees (``LexNode``) that carry their own heads, so examples made
 with :func:`pad_engine.learning.train.example_from_lextree` need no head table: the d-parse used for
@@ -41,7 +41,7 @@ class Settings:
     the file's uncorrected sentences widen its grammar (``train.add_projection_rules``). The
     projection alone scores 97.2 on the PTB sample test split; so trained, PAD learns where
     to trust it (PTB sample, first N train trees, every train d-parse as the pool, exact
-    decoding; README "A stronger model on little data" has the table).
+    decoding; docs/EXPERIMENTS.md, "A stronger model on little data", has the table).
 
     ``warm_start``: such a model first makes one pass over the projections of this many of
     the file's sentences (``train.train``): 50 trees 94.15 -> 95.52, 200: 95.93 -> 96.15 with
@@ -59,32 +59,47 @@ class Settings:
 
 SETTINGS = Settings()
 
+# Whether Retrain from scratch should learn from the file's dependency labels (DEPREL), and
+# why: the app offers it and says this when it is off by default.
+LABELS_RECOMMENDED = False
+LABELS_WHY = ("On English genres the bundled UD model never saw, a model trained from scratch "
+              "on the corrected trees reading their DEPREL scored below one reading the "
+              "rule-based projection instead (F1 65.77 against 72.76 at 25 corrected "
+              "sentences, 67.92 against 72.80 at 50), and continuing from the bundled model "
+              "beats both (docs/ADAPTATION.md).")
+
 
 def retrain(examples: list[Example], base: Model | None = None, *,
             progress: Callable[[Progress], None] | None = None,
             cancel: Callable[[], bool] | None = None, seed: int = 0,
             labels: str = "", pool: Sequence[DepSentence] = ()) -> Model:
-    """Train on corrected trees, from scratch (base None) or continuing from ``base``, with
-    :data:`SETTINGS` (measured at 50 to 3,396 trees). From scratch, ``labels`` names where
-    the examples' d-parse labels come from, if the model should read them (none: the
-    projection's, see :class:`Settings`), and ``pool`` holds the file's d-parses (a base
+    """Train on corrected trees, from scratch (base None) with :data:`SETTINGS` (measured
+    at 50 to 3,396 trees), or continuing from ``base`` as
+    :data:`pad_engine.learning.adaptation.DEFAULT` adapts it (kept near its weights: the
+    settings above overwrote what it knew, docs/ADAPTATION.md). From scratch, ``labels``
+    names where the examples' d-parse labels come from, if the model should read them (none:
+    the projection's, see :class:`Settings`); ``pool`` holds the file's d-parses (a base
     model keeps its own choice and grammar). Raises train.Cancelled when cancelled."""
     if not examples:
         raise ValueError("no trees to train on")
+    if base is not None:
+        from pad_engine.learning.adaptation import DEFAULT, adapt
+
+        model = adapt(examples, base, DEFAULT, pool=pool, seed=seed, progress=progress,
+                      cancel=cancel)
+        model.training["from"] = "continued from a model"
+        model.training["heads"] = "carried by the training trees"
+        return model
     s = SETTINGS
-    if base is None and not labels and s.projection:
+    if not labels and s.projection:
         labels = "projection"
-    if base is not None or not s.projection:
+    if not s.projection:
         pool = ()
-    # a base model trained without the back-off rules has no weights for them: adding them
-    # now lets untrained rules compete with what it learned (bundled model + 200 trees with
-    # back-off: PTB test F1 97.45 -> 97.07; without: 97.35)
-    backoff = s.backoff and (base is None or bool(base.training.get("backoff")))
-    model = train(examples, init=base, epochs=s.epochs, eta=s.eta, l1=s.l1, margin=s.margin,
-                  backoff=backoff, seed=seed, progress=progress, cancel=cancel,
-                  headrules=base.headrules if base is not None else "collins", labels=labels,
-                  pool=pool, warm_start=s.warm_start if labels == "projection" else 0)
-    model.training["from"] = "continued from a model" if base is not None else "scratch"
+    model = train(examples, epochs=s.epochs, eta=s.eta, l1=s.l1, margin=s.margin,
+                  backoff=s.backoff, seed=seed, progress=progress, cancel=cancel,
+                  labels=labels, pool=pool,
+                  warm_start=s.warm_start if labels == "projection" else 0)
+    model.training["from"] = "scratch"
     model.training["heads"] = "carried by the training trees"
     return model
 

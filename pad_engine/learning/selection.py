@@ -4,8 +4,8 @@ The model's certainty about a sentence is the score margin between its two best 
 (same d-parse), per word: a small margin means the model barely preferred its answer, so a
 correction there teaches it most; dividing by the length keeps long sentences from looking
 uncertain merely for having more decisions. Sentences of up to :data:`SHORT` words come
-first: an annotator's cost grows with the length (README, "The next sentence worth
-correcting", has the simulated figures); least-sure-first over all lengths needs more words
+first: an annotator's cost grows with the length (docs/EXPERIMENTS.md, "The next sentence
+worth correcting", has the simulated figures); least-sure-first over all lengths needs more words
 than file order (long sentences have the smallest margins). Also measured and dropped: caps
 of 15 and 25 words, and the total margin or the margin times the square root of the length
 instead of the margin per word (each needed more words for the F1 of 200 file-order

@@ -224,8 +224,9 @@ def gold_derivation(model: Model, ex: Example, enc: Encoded):
     """The gold tree as decoder arrays: pre-order (kinds, syms, rules, cells) plus the gold
     rule of each (cell, side) transition and of each (cell, unary layer)."""
     g = model.grammar
-    ok, root, nl, nr, *_rest, cbase = sentence_structure(enc.heads)
-    if not ok:
+    st = sentence_structure(enc.heads)
+    nr, cbase = st.nr, st.cbase
+    if not st.ok:
         raise ValueError("gold d-parse is not a projective tree")
     layers = g.max_unary + 1
     ncell = int(cbase[-1])
@@ -276,8 +277,10 @@ def gold_derivation(model: Model, ex: Example, enc: Encoded):
 
 
 @njit(cache=True, nogil=True)
-def _update(feats, nfeat, signs, weights, sumsq, avg, step, eta, l1):
-    """AdaGrad step on the summed subgradient, L1 truncation, lazy averaging."""
+def _update(feats, nfeat, signs, weights, anchor, sumsq, avg, step, eta, l1):
+    """AdaGrad step on the summed subgradient, L1 truncation of each touched weight's
+    offset from its ``anchor`` (zero from scratch, the base's weight when adapting), lazy
+    averaging."""
     order = np.argsort(feats[:nfeat])
     q = 0
     while q < nfeat:
@@ -291,7 +294,7 @@ def _update(feats, nfeat, signs, weights, sumsq, avg, step, eta, l1):
         sumsq[f] += g * g
         rate = eta / np.sqrt(sumsq[f])
         old = weights[f]
-        w = old - rate * g
+        w = old - rate * g - anchor[f]
         shrink = rate * l1
         if w > shrink:
             w -= shrink
@@ -299,6 +302,7 @@ def _update(feats, nfeat, signs, weights, sumsq, avg, step, eta, l1):
             w += shrink
         else:
             w = 0.0
+        w += anchor[f]
         weights[f] = w
         avg[f] += step * (w - old)
 
@@ -320,6 +324,8 @@ def train(
     labels: str = "",
     pool: Sequence[DepSentence] = (),
     warm_start: int = 0,
+    anchored: bool = False,
+    epoch_end: Callable[[Model, int, np.ndarray], None] | None = None,
 ) -> Model:
     """Train a model (deterministic given ``seed``); ``init`` continues from a model (and
     reads labels if it does). ``backoff`` widens the grammar read off the trees with
@@ -331,7 +337,12 @@ def train(
     projections of up to this many of the pool's sentences (spread over it; none where
     :func:`pool_projections` finds their labels foreign), reported as epoch 0: the model
     starts out following the projection, and the corrected trees teach it where the
-    projection is wrong rather than everything. A model whose file could not be loaded (a
+    projection is wrong rather than everything. ``anchored`` (with ``init``): L1 pulls each
+    weight toward ``init``'s rather than toward zero, a prior on the offset from the model
+    (``learning/adaptation.py`` measures why). ``epoch_end`` hears the model being trained
+    (its grammar final), the epoch and the averaged weights so far, before the first epoch
+    (0: the starting weights) and after each: a caller may score them on trees it held
+    out. A model whose file could not be loaded (a
     grammar larger than the decoder holds) raises ModelError before any training."""
     start = time.perf_counter()
     model = Model(headrules=headrules, dep_labels=labels) if init is None else _copy_model(init)
@@ -353,8 +364,11 @@ def train(
         model.grammar.observe(ex.tree, ex.tags, learned=False)
     model.invalidate()
     _refuse_unloadable(model, backoff)
+    anchor = model.weights.copy() if anchored and init is not None else \
+        np.zeros(model.weights.shape[0], np.float32)
     model.weights = _fit(model, warm, examples, epochs, seed=seed, eta=eta, l1=l1,
-                         margin=margin, progress=progress, cancel=cancel, start=start)
+                         margin=margin, progress=progress, cancel=cancel, start=start,
+                         anchor=anchor, epoch_end=epoch_end)
     model.training = {
         **(init.training if init is not None else {}),
         "sentences": len(examples),
@@ -363,6 +377,7 @@ def train(
         "eta": eta,
         "l1": l1,
         "margin": margin,
+        **({"anchored": True} if anchored and init is not None else {}),
         "bits": int(model.weights.shape[0]).bit_length() - 1,
         "backoff": backoff or bool((init.training if init is not None else {}).get("backoff")),
         "seconds": round(time.perf_counter() - start, 2),
@@ -393,7 +408,8 @@ def _refuse_unloadable(model: Model, backoff: bool) -> None:
 def _fit(model: Model, warm: list[Example], examples: list[Example], epochs: int, *,
          seed: int, eta: float, l1: float, margin: float,
          progress: Callable[[Progress], None] | None, cancel: Callable[[], bool] | None,
-         start: float) -> np.ndarray:
+         start: float, anchor: np.ndarray,
+         epoch_end: Callable[[Model, int, np.ndarray], None] | None = None) -> np.ndarray:
     """One pass over ``warm`` (epoch 0), then ``epochs`` over ``examples``, from the model's
     weights, as one run: AdaGrad's sums and the average go on from the warm-start pass into
     the trees' epochs (on the last 500 sentences of the PTB sample's train split, 200 trees:
@@ -413,6 +429,8 @@ def _fit(model: Model, warm: list[Example], examples: list[Example], epochs: int
     max_nodes = max((len(g[0]) for _, g in trees + warmed), default=1)
     buf = np.zeros(max(1, 4 * max_nodes * MAX_CONTEXT + 64), np.int64)
     steps = max(1, sum(len(items) for _, items in passes))
+    if epoch_end is not None:
+        epoch_end(model, 0, weights.copy())
     for epoch, items in passes:
         errors = 0
         order = rng.permutation(len(items))
@@ -422,7 +440,8 @@ def _fit(model: Model, warm: list[Example], examples: list[Example], epochs: int
             enc, (gk, gs, gr, gc, gold_bin, gold_un) = items[idx]
             inp = chart_inputs(model, enc, EXACT, gold_bin=gold_bin, gold_un=gold_un,
                                loss_weight=margin, weights=weights)
-            _, pk, ps, pr, pc, _, _ = decode(inp)
+            best = decode(inp)
+            pk, ps, pr, pc = best.kinds, best.syms, best.rules, best.cells
             if not (pk.shape == gk.shape and (pk == gk).all() and (ps == gs).all()
                     and (pr == gr).all() and (pc == gc).all()):
                 errors += 1
@@ -432,11 +451,13 @@ def _fit(model: Model, warm: list[Example], examples: list[Example], epochs: int
                 ng = derivation_features(inp, gk, gr, gc, buf)
                 npred = derivation_features(inp, pk, pr, pc, buf[ng:])
                 signs = np.concatenate([-np.ones(ng), np.ones(npred)])
-                _update(buf, ng + npred, signs, weights, sumsq, avg, step, eta, l1)
+                _update(buf, ng + npred, signs, weights, anchor, sumsq, avg, step, eta, l1)
             step += 1.0
             if progress is not None and (done % 50 == 0 or done == len(order)):
                 progress(Progress(epoch, epochs if epoch else 0, done, len(order), errors,
                                   time.perf_counter() - start, (step - 1) / steps))
+        if epoch_end is not None and epoch:
+            epoch_end(model, epoch, (weights - avg / step).astype(np.float32))
     return (weights - avg / step).astype(np.float32)
 
 

@@ -1,4 +1,4 @@
-"""Adapting a text model's d-parser to corrected sentences (issue 20): an annotator who
+"""Adapting a text model's d-parser to corrected sentences: an annotator who
 corrects the predicted arcs of a new domain teaches the parser that domain.
 
 The arc model continues the averaged passive-aggressive training of

@@ -41,7 +41,7 @@ from pad_engine.decoding.model_check import (  # the archive safeguards of the P
     _members,
     _npy,
     _open_regular,
-    _reading,
+    _Reading,
     _shown,
     _unique,
     open_zip,
@@ -70,29 +70,28 @@ def read_text_model_file(path: str, fmt: str, version: int) -> tuple[dict, dict[
     """The checked metadata and the dense float32 tables (by name) of the text model file at
     ``path``, whose format name must be ``fmt`` and version ``version``; ModelError
     otherwise."""
-    with _reading(path, WHAT):
-        with _open_regular(path, WHAT) as f:
-            with open_zip(f, 1 + 2 * len(_table_names(TAG_COLUMNS))) as z:
-                infos = z.infolist()
-                if len(infos) > 1 + 2 * len(_table_names(TAG_COLUMNS)):
-                    raise _Bad(f"the archive has {len(infos)} members (a text model has at "
-                               f"most {1 + 2 * len(_table_names(TAG_COLUMNS))})")
-                members = {i.filename: i for i in infos}
-            if "meta.npy" not in members:
-                raise _Bad(f"not a PAD Studio {WHAT} (no meta)")
-            raw = _members(f, {"meta.npy": MAX_META_BYTES + _NPY_HEADER_BYTES}, len(infos))
-            meta = _json(_npy(raw.pop("meta.npy"), "meta", ("|u1",)).tobytes())
-            check_meta(meta, fmt, version)
-            sizes = meta["sizes"]
-            expected = {f"{name}.{part}.npy" for name in sizes for part in ("index", "value")}
-            extra = sorted(set(members) - expected - {"meta.npy"})
-            if extra:
-                raise _Bad(f"unexpected archive member {_shown(extra[0])}")
-            missing = sorted(expected - set(members))
-            if missing:
-                raise _Bad(f"the archive has no member {missing[0]} (its sizes name the table)")
-            tables = {name: _table(f, members, name, size, len(infos))
-                      for name, size in sizes.items()}
+    with _Reading(path, WHAT), _open_regular(path, WHAT) as f:
+        with open_zip(f, 1 + 2 * len(_table_names(TAG_COLUMNS))) as z:
+            infos = z.infolist()
+            if len(infos) > 1 + 2 * len(_table_names(TAG_COLUMNS)):
+                raise _Bad(f"the archive has {len(infos)} members (a text model has at "
+                           f"most {1 + 2 * len(_table_names(TAG_COLUMNS))})")
+            members = {i.filename: i for i in infos}
+        if "meta.npy" not in members:
+            raise _Bad(f"not a PAD Studio {WHAT} (no meta)")
+        raw = _members(f, {"meta.npy": MAX_META_BYTES + _NPY_HEADER_BYTES}, len(infos))
+        meta = _json(_npy(raw.pop("meta.npy"), "meta", ("|u1",)).tobytes())
+        check_meta(meta, fmt, version)
+        sizes = meta["sizes"]
+        expected = {f"{name}.{part}.npy" for name in sizes for part in ("index", "value")}
+        extra = sorted(set(members) - expected - {"meta.npy"})
+        if extra:
+            raise _Bad(f"unexpected archive member {_shown(extra[0])}")
+        missing = sorted(expected - set(members))
+        if missing:
+            raise _Bad(f"the archive has no member {missing[0]} (its sizes name the table)")
+        tables = {name: _table(f, members, name, size, len(infos))
+                  for name, size in sizes.items()}
     return meta, tables
 
 

@@ -219,7 +219,7 @@ def _text(key: tuple) -> str:
         return " ".join([*left, f"[{tag}]", *right])
     if key[0] == "n":
         return " ".join(f"{w}/{t}" for w, t in zip(key[1], key[2][1:-1]))
-    tags, shape, rels = key[1:]
+    tags, _shape, rels = key[1:]
     return " ".join(f"{t}({r})" if r else t for t, r in zip(tags, rels or [""] * len(tags)))
 
 
@@ -269,7 +269,7 @@ def apply_variant(tree: LexNode, start: int, end: int, variant: str) -> LexNode:
         low = chain[-1]
         tree = edits.insert_node(tree, low, 0, len(edits.node_at(tree, low).children) - 1,
                                  label)
-        chain.append(low + (0,))
+        chain.append((*low, 0))
     return tree
 
 
@@ -289,4 +289,4 @@ def _insert_over(tree: LexNode, start: int, end: int, label: str
         last = next((i for i, (_, b) in enumerate(kids) if b == end), None)
         if first is None or last is None:
             raise ValueError(f"words {start + 1}-{end + 1} cross a bracket of this tree")
-        return edits.insert_node(tree, path, first, last, label), path + (first,)
+        return edits.insert_node(tree, path, first, last, label), (*path, first)

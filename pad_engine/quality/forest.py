@@ -34,8 +34,22 @@ class Sentence:
 class Flat:
     """A sentence's c-tree as arrays (see the module docstring)."""
 
-    __slots__ = ("sentence", "label", "basic", "parent", "kids", "end", "lo", "hi",
-                 "headword", "headed", "starting", "ending", "dependents", "n")
+    __slots__ = (
+        "basic",
+        "dependents",
+        "end",
+        "ending",
+        "headed",
+        "headword",
+        "hi",
+        "kids",
+        "label",
+        "lo",
+        "n",
+        "parent",
+        "sentence",
+        "starting",
+    )
 
     def __init__(self, sentence: Sentence):
         self.sentence = sentence

@@ -170,8 +170,8 @@ def _arcs_down(flat: Flat, clause: Clause, h: int) -> Iterator[int]:
 
 def _arc_up(flat: Flat, clause: Clause, m: int) -> list[int]:
     g = flat.sentence.heads[m] - 1
-    if g < 0 or clause.deprel is not None and not clause.deprel.matches(
-            _rel(flat.sentence.rels, m), ":"):
+    if g < 0 or (clause.deprel is not None and not clause.deprel.matches(
+            _rel(flat.sentence.rels, m), ":")):
         return []
     return flat.headed[g]
 

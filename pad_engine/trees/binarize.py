@@ -39,9 +39,15 @@ class BinNode:
     word: int = -1
 
 
+def reserved(label: str) -> bool:
+    """True for a label that binarization keeps for itself: a leading @ marks its chain
+    symbols, so a label that an annotator or a label set writes may not start with one."""
+    return label.startswith("@")
+
+
 def is_intermediate(label: str) -> bool:
     """True for the chain symbols ``@A>`` / ``@A<`` that binarization introduces."""
-    return label.startswith("@") and label[-1] in "<>" and len(label) > 2
+    return reserved(label) and label[-1] in "<>" and len(label) > 2
 
 
 def phrase_of(label: str) -> str:
@@ -110,7 +116,7 @@ def _unfolded(node: BinNode) -> tuple[list[BinNode], int]:
         return [], 0
     if node.kind == UNARY:
         return [node.left], 0
-    inner = (f"@{node.label}>", f"@{node.label}<")
+    inner = (intermediate(node.label, True), intermediate(node.label, False))
     lefts: list[BinNode] = []
     rights: list[BinNode] = []
     cur = node

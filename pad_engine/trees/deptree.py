@@ -64,7 +64,7 @@ def tree_problem(heads: list[int], several_roots: bool = False) -> str | None:
             w = heads[w - 1]
         if state[w] == 1:
             cycle = path[path.index(w):]
-            return f"cycle through words {' -> '.join(map(str, cycle + [w]))}"
+            return f"cycle through words {' -> '.join(map(str, [*cycle, w]))}"
         for v in path:
             state[v] = 2
     return None

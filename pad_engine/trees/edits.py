@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterator
 
+from pad_engine.trees.binarize import reserved
 from pad_engine.trees.lextree import LexNode, induced_heads
 
 Path = tuple[int, ...]
@@ -36,7 +37,7 @@ def phrases(root: LexNode) -> Iterator[tuple[Path, LexNode]]:
             continue
         yield path, node
         for i in range(len(node.children) - 1, -1, -1):
-            stack.append((path + (i,), node.children[i]))
+            stack.append(((*path, i), node.children[i]))
 
 
 def _copy_to(root: LexNode, path: Path) -> tuple[LexNode, LexNode]:
@@ -52,7 +53,7 @@ def _check_label(label: str) -> str:
         raise ValueError("a label cannot be empty")
     if any(c.isspace() or c in "()" for c in label):
         raise ValueError(f"a label cannot contain spaces or brackets: {label!r}")
-    if label.startswith("@"):
+    if reserved(label):
         raise ValueError("labels starting with @ are reserved for binarization")
     return label
 

@@ -6,16 +6,36 @@ A cell (h, a, b) is word h with its a nearest left and b nearest right dependent
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit
+
+
+class Structure(NamedTuple):
+    """Dependents, spans and cells of a d-parse, as :func:`sentence_structure` compiles
+    them (a named tuple, so the kernels take it whole and read its fields once)."""
+
+    ok: bool  # a single-rooted projective tree; else the arrays below mean nothing
+    root: int
+    nl: np.ndarray  # left dependents per word
+    nr: np.ndarray  # right dependents per word
+    lptr: np.ndarray  # word h's left dependents, nearest first: ldeps[lptr[h]:lptr[h + 1]]
+    rptr: np.ndarray
+    ldeps: np.ndarray
+    rdeps: np.ndarray
+    order: np.ndarray  # words, dependents before their heads
+    lo: np.ndarray  # first word of each word's subtree
+    hi: np.ndarray  # last word of each word's subtree
+    cbase: np.ndarray  # word h's cells (a, b): cbase[h] + a * (nr[h] + 1) + b
 
 
 @njit(cache=True)
 def sentence_structure(heads):
     """Dependents, spans and cells of a projective d-parse.
 
-    ``heads[m]`` is the 0-based head of word m, -1 for the root. Returns None-like empty
-    arrays with ok = False when the tree is not a projective single-rooted tree.
+    ``heads[m]`` is the 0-based head of word m, -1 for the root. The arrays mean nothing
+    when ``ok`` is False: the tree is not a projective single-rooted tree.
     """
     n = heads.shape[0]
     nl = np.zeros(n, np.int64)
@@ -94,13 +114,13 @@ def sentence_structure(heads):
     cbase = np.zeros(n + 1, np.int64)
     for h in range(n):
         cbase[h + 1] = cbase[h] + (nl[h] + 1) * (nr[h] + 1)
-    return ok, root, nl, nr, lptr, rptr, ldeps, rdeps, order, lo, hi, cbase
+    return Structure(ok, root, nl, nr, lptr, rptr, ldeps, rdeps, order, lo, hi, cbase)
 
 
 @njit(cache=True, nogil=True)
 def is_projective_tree(heads):
     """Whether ``heads`` (0-based, -1 root) is a single-rooted projective tree."""
-    return sentence_structure(heads)[0]
+    return sentence_structure(heads).ok
 
 
 @njit(cache=True, nogil=True)
@@ -125,7 +145,10 @@ def cell_count(heads):
 @njit(cache=True, nogil=True)
 def cell_spans(heads):
     """Span (i, j) of every cell, for building per-cell costs."""
-    ok, root, nl, nr, lptr, rptr, ldeps, rdeps, order, lo, hi, cbase = sentence_structure(heads)
+    st = sentence_structure(heads)
+    nl, nr, lptr, rptr, ldeps, rdeps, lo, hi, cbase = (st.nl, st.nr, st.lptr, st.rptr,
+                                                       st.ldeps, st.rdeps, st.lo, st.hi,
+                                                       st.cbase)
     n = heads.shape[0]
     spans = np.zeros((cbase[n], 2), np.int64)
     for h in range(n):
@@ -138,6 +161,8 @@ def cell_spans(heads):
 
 @njit(cache=True)
 def cell_span(h, a, b, lptr, rptr, ldeps, rdeps, lo, hi):
+    """The words (first, last) cell (h, a, b) covers. Takes the arrays, not the record: the
+    decoder calls it per cell, where a record's reference counts would cost more."""
     i = h if a == 0 else lo[ldeps[lptr[h] + a - 1]]
     j = h if b == 0 else hi[rdeps[rptr[h] + b - 1]]
     return i, j

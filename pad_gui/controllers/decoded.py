@@ -57,33 +57,41 @@ def pack(candidates: list[Candidate], labels: Labels) -> Packed:
 
 
 def unpack(packed: Packed, labels: Labels) -> list[Candidate]:
-    """The candidates back as trees, rebuilt without recursion (a chain of dependents makes
-    trees thousands of levels deep)."""
-    nodes, names = packed.nodes, labels.names
-    at = 0
+    """The candidates back as trees."""
+    out, at = [], 0
+    for score, how, lifted, cut_to in packed.rest:
+        tree, at = _build(packed.nodes, labels.names, at)
+        out.append(Candidate(tree, score, how, list(lifted), cut_to))
+    return out
 
-    def build() -> LexNode:
-        nonlocal at
-        root = None
-        open_nodes: list[list] = []  # [node, children still to come]
-        while True:
-            label, word, head, n = nodes[at:at + 4]
-            at += 4
-            node = LexNode(names[label], [], head, word)
-            if open_nodes:
-                open_nodes[-1][0].children.append(node)
-                open_nodes[-1][1] -= 1
-            else:
-                root = node
-            if n:
-                open_nodes.append([node, n])
-            while open_nodes and open_nodes[-1][1] == 0:
-                open_nodes.pop()
-            if not open_nodes:
-                return root
 
-    return [Candidate(build(), score, how, list(lifted), cut_to)
-            for score, how, lifted, cut_to in packed.rest]
+def first_tree(packed: Packed, labels: Labels) -> LexNode:
+    """The best candidate's tree alone: comparing a whole file's shown trees with a new
+    model's needs only these, and rebuilding the other nine would cost ten times as much."""
+    return _build(packed.nodes, labels.names, 0)[0]
+
+
+def _build(nodes: array, names: list[str], at: int) -> tuple[LexNode, int]:
+    """The tree whose preorder starts at ``nodes[at]``, and where the next one starts;
+    rebuilt without recursion (a chain of dependents makes trees thousands of levels
+    deep)."""
+    root = None
+    open_nodes: list[list] = []  # [node, children still to come]
+    while True:
+        label, word, head, n = nodes[at:at + 4]
+        at += 4
+        node = LexNode(names[label], [], head, word)
+        if open_nodes:
+            open_nodes[-1][0].children.append(node)
+            open_nodes[-1][1] -= 1
+        else:
+            root = node
+        if n:
+            open_nodes.append([node, n])
+        while open_nodes and open_nodes[-1][1] == 0:
+            open_nodes.pop()
+        if not open_nodes:
+            return root, at
 
 
 class DecodedCache(MutableMapping):
@@ -115,6 +123,12 @@ class DecodedCache(MutableMapping):
         error or a missing key)."""
         value = self._stored.get(key)
         return [score for score, *_ in value.rest] if isinstance(value, Packed) else None
+
+    def packed(self, key: Hashable) -> Packed | None:
+        """The candidates as stored (immutable, so another thread may read them: see
+        :func:`first_tree`); None for an error or a missing key."""
+        value = self._stored.get(key)
+        return value if isinstance(value, Packed) else None
 
     def __delitem__(self, key: Hashable) -> None:
         del self._stored[key]

@@ -152,27 +152,9 @@ class EngineThread:
 
     # -- on the worker thread ------------------------------------------------------------
     def _serve(self, worker: Worker) -> None:
-        converter: Converter | None = None
         stand_in = RuleBasedEngine()  # what decodes while the decoder is prepared
         interim: dict[DecodeKey, tuple[int, DepSentence]] = {}  # decoded by the projection
-        compile_at: float | None = None  # when a compile put off for the first tree starts
-        try:
-            converter = Engine.load(self.model_path)
-            cold = prepare_projection()
-        except Exception as e:  # noqa: BLE001 - any failure means "no model", shown to the user
-            converter = None
-            self.warm.set()
-            worker.report(Ready(f"{type(e).__name__}: {e}", None))
-        else:
-            if cold:  # the compile would slow the projection's first tree: it goes first
-                compile_at = time.monotonic() + HOLD
-                worker.report(Preparing(PREPARING_TEXT))
-            else:
-                self._compile(converter)
-                if self.warm.wait(GRACE):  # loaded: decode with the model at once
-                    converter = self._warmed(worker, converter)
-                else:
-                    worker.report(Preparing(PREPARING_TEXT))
+        converter, compile_at = self._start(worker)
         while True:
             if (compile_at is not None and time.monotonic() >= compile_at
                     and isinstance(converter, Engine)):  # no model fits: none to compile
@@ -192,13 +174,7 @@ class EngineThread:
                     self.request(key, sent, priority)
                 interim.clear()
                 continue
-            if waiting and (priority >= BACKGROUND or kind == "job"):
-                self._queue.put(item)  # after the decoder is ready: it would only wait
-                self.warm.wait(0.05)
-                continue
-            if priority >= BACKGROUND and time.monotonic() < self._quiet_until:
-                self._queue.put(item)
-                time.sleep(0.02)
+            if self._held(item, waiting):
                 continue
             if kind == "stop":
                 return
@@ -207,13 +183,8 @@ class EngineThread:
             elif kind == "swap":
                 loaded = _attempt(payload)
                 if not isinstance(loaded, Exception):
-                    converter = Engine(loaded) if isinstance(loaded, Model) else loaded
-                    loaded = converter
-                    self._done.clear()  # requests name the model through their key's serial
+                    converter = loaded = self._swapped(worker, loaded)
                     interim.clear()
-                    if not self.warm.is_set():
-                        worker.report(Preparing(PREPARING_TEXT if isinstance(converter, Engine)
-                                                else ""))
                 worker.report(JobDone(key, loaded))
             elif key not in self._done:
                 self._done.add(key)
@@ -223,6 +194,47 @@ class EngineThread:
                                                    payload)))
                 if compile_at is not None:
                     compile_at = 0.0  # the first tree is out: compile now
+
+    def _start(self, worker: Worker) -> tuple[Converter | None, float | None]:
+        """Load the start-up model and prepare its decoder: the converter, and when a
+        compile put off for the first tree is to start (None: started or not needed)."""
+        try:
+            converter = Engine.load(self.model_path)
+            cold = prepare_projection()
+        except Exception as e:  # noqa: BLE001 - any failure means "no model", shown to the user
+            self.warm.set()
+            worker.report(Ready(f"{type(e).__name__}: {e}", None))
+            return None, None
+        if cold:  # the compile would slow the projection's first tree: it goes first
+            worker.report(Preparing(PREPARING_TEXT))
+            return converter, time.monotonic() + HOLD
+        self._compile(converter)
+        if self.warm.wait(GRACE):  # loaded: decode with the model at once
+            return self._warmed(worker, converter), None
+        worker.report(Preparing(PREPARING_TEXT))
+        return converter, None
+
+    def _held(self, item: tuple, waiting: bool) -> bool:
+        """Put ``item`` back for later: background work while the decoder is prepared (it
+        would only wait) or while the annotator is busy."""
+        priority, kind = item[0], item[2]
+        if waiting and (priority >= BACKGROUND or kind == "job"):
+            self._queue.put(item)
+            self.warm.wait(0.05)
+            return True
+        if priority >= BACKGROUND and time.monotonic() < self._quiet_until:
+            self._queue.put(item)
+            time.sleep(0.02)
+            return True
+        return False
+
+    def _swapped(self, worker: Worker, loaded: Model | Converter) -> Converter:
+        """What decodes after a swap to ``loaded``; the status note follows it."""
+        converter = Engine(loaded) if isinstance(loaded, Model) else loaded
+        self._done.clear()  # requests name the model through their key's serial
+        if not self.warm.is_set():
+            worker.report(Preparing(PREPARING_TEXT if isinstance(converter, Engine) else ""))
+        return converter
 
     def _compile(self, engine: Engine) -> None:
         threading.Thread(target=self._prepare, args=(engine,), name="pad-compile",

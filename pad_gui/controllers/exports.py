@@ -116,7 +116,7 @@ def write_detached(session: Session, path: str) -> str:
         lines = [f"# words = {d.words}", f"# status = {d.status}", f"# why = {d.why}"]
         if d.applied:
             lines.append(f"# applied to = {d.applied}")
-        blocks.append("\n".join(lines + [d.penn or ""]) + "\n\n")
+        blocks.append("\n".join([*lines, d.penn or ""]) + "\n\n")
     write_text(path, "".join(blocks))
     return f"Exported {len(items)} detached corrections to {path}"
 

@@ -79,3 +79,31 @@ class Preparing:
     """What the engine thread does before the model can decode ("" once it can)."""
 
     text: str
+
+
+@dataclass(frozen=True)
+class Compared:
+    """The new model's trees were compared with the shown ones on ``done`` of ``total``
+    sentences not yet corrected."""
+
+    done: int
+    total: int
+
+
+@dataclass(frozen=True)
+class TreeChange:
+    """A sentence not yet corrected whose best tree a new model changes: its index, the
+    arcs it was decoded under, the tree shown now and the new model's."""
+
+    idx: int
+    heads: tuple[int, ...]
+    old: Any
+    new: Any
+
+
+@dataclass(frozen=True)
+class Changes:
+    """What a new model would change: the sentences whose trees differ, of ``compared``."""
+
+    changed: tuple[TreeChange, ...]
+    compared: int

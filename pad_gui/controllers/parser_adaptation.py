@@ -1,4 +1,4 @@
-"""Retraining the d-parser on the corrected arcs (Model > Retrain's parser box; issue 20).
+"""Retraining the d-parser on the corrected arcs (Model > Retrain's parser box).
 
 When the open file's arcs were predicted by a text model, every corrected sentence is a gold
 d-parse of the annotator's own domain. The bundled text model is adapted to all of them on a

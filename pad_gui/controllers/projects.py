@@ -19,7 +19,7 @@ MAX_RECENT = 8
 class Settings(Protocol):
     def value(self, key: str) -> Any: ...
 
-    def setValue(self, key: str, value: Any) -> None: ...  # noqa: N802 - QSettings' name
+    def setValue(self, key: str, value: Any) -> None: ...
 
 
 def default_project_path(treebank: Path, data_folder: Path) -> Path:

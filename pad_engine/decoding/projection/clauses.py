@@ -106,28 +106,28 @@ def _verb(words: list[_Word], w: _Word) -> _Plan:
     if marker is not None:
         if p.top is None:
             p.top = p.add("S")
-        asks = question or w.head < 0 and any(words[d].form == "?" for d in w.right)
+        asks = question or (w.head < 0 and any(words[d].form == "?" for d in w.right))
         sbar = p.add("PP" if _object_clause(words, words[w.left[marker]], w)
                      else "SBARQ" if asks else "SBAR")
         for d in w.left[marker:]:
             p.fixed[d] = sbar
-    elif subject is not None and _finite_complement(words, w) and \
-            not _parenthetical(words, w) or \
-            subject is None and _infinitival_relative(words, w):
+    elif (subject is not None and _finite_complement(words, w) and \
+            not _parenthetical(words, w)) or \
+            (subject is None and _infinitival_relative(words, w)):
         p.add("SBAR")
     return p
 
 
 def _inverted_question(words: list[_Word], w: _Word) -> bool:
     """An auxiliary heading a question, its subject and then the main verb after it."""
-    if w.cls not in ("AUX", "V") or w.form.lower() not in _BE_HAVE_DO and w.cls != "AUX":
+    if w.cls not in ("AUX", "V") or (w.form.lower() not in _BE_HAVE_DO and w.cls != "AUX"):
         return False
     if any(_is_subject(words, d) for d in w.left):
         return False
     after = _unpunctuated(words, w.right)
     return len(after) >= 2 and _is_subject(words, after[0]) and \
         words[after[1]].cls in ("V", "AUX", "ADJ") and \
-        any(words[d].form == "?" for d in w.right + [len(words) - 1])
+        any(words[d].form == "?" for d in [*w.right, len(words) - 1])
 
 
 def _inverted(words: list[_Word], w: _Word, subject: int | None) -> bool:
@@ -146,8 +146,8 @@ def _inverted(words: list[_Word], w: _Word, subject: int | None) -> bool:
     before = _unpunctuated(words, w.left)
     if not before:  # "Says Gayle Key, a teacher, `` ...": a verb of saying first
         return w.form.lower() in _SAYS and any(words[d].cls in ("V", "AUX") for d in after[1:])
-    return any(words[d].cls in ("V", "AUX") or inverts and words[d].cls == "P" and words[d].right
-               or inverts and words[d].form.lower() in ("so", "nor", "neither", "here", "then")
+    return any(words[d].cls in ("V", "AUX") or (inverts and words[d].cls == "P" and words[d].right)
+               or (inverts and words[d].form.lower() in ("so", "nor", "neither", "here", "then"))
                for d in before)
 
 

@@ -9,8 +9,8 @@ from pad_engine.decoding.projection.words import _NOMINAL, _is_subject, _Word
 def _listed(words: list[_Word], w: _Word) -> bool:
     """Right after its head's coordinator, or after a comma in a coordination."""
     before = words[w.index - 1]
-    return before.cls == "CC" or before.form == "," and any(
-        words[d].cls == "CC" for d in words[w.head].right)
+    return before.cls == "CC" or (before.form == "," and any(
+        words[d].cls == "CC" for d in words[w.head].right))
 
 
 def _coordination(words: list[_Word], w: _Word) -> int | None:
@@ -35,11 +35,11 @@ def _coordination(words: list[_Word], w: _Word) -> int | None:
     if conj is not None and kind and words[conj].cls in kind:
         def item(x: _Word) -> bool:  # (not the "million" of "$ 737.5 million , or $ 3 ...")
             return x.cls in kind and not (w.cls in ("CUR", "NUM") and x.cls == "NUM") and (
-                kind is _NOMINAL or x.tag == w.tag and x.tag == words[conj].tag)
+                kind is _NOMINAL or (x.tag == w.tag and x.tag == words[conj].tag))
 
         while start >= 2:  # "A , B , and C" and "A , B and C" (nouns; verbs of one form)
             a, b = words[right[start - 2]], words[right[start - 1]]
-            if b.form in (",", ";") and item(a) or a.form in (",", ";") and item(b):
+            if (b.form in (",", ";") and item(a)) or (a.form in (",", ";") and item(b)):
                 start -= 2
             else:
                 break
@@ -57,7 +57,7 @@ def _bare(words: list[_Word], deps: list[int],
           classes: tuple[str, ...] = ("N", "ADJ", "NUM", "ADV")) -> bool:
     """Only one-word conjuncts ("notes and bonds", "big and red"; UD hangs the coordinator
     and commas on them)."""
-    return all(words[d].cls in ("CC", "PUNCT") + classes and
+    return all(words[d].cls in ("CC", "PUNCT", *classes) and
                all(words[e].cls in ("CC", "PUNCT") for e in words[d].left + words[d].right)
                for d in deps)
 

@@ -42,17 +42,17 @@ def _other(words: list[_Word], w: _Word) -> _Plan:
     if cls in ("PUNCT", "CC") and leaf:
         return p
     if cls == "ADJ":
-        if leaf and (hc in _NOMINAL and (w.index < w.head or words[w.index - 1].cls == "CC")
+        if leaf and ((hc in _NOMINAL and (w.index < w.head or words[w.index - 1].cls == "CC"))
                      or hc == "ADJ"  # "state and local taxes"
-                     or hc == "P" and not _sole_object(words, w)  # but "(PP as (ADJP normal))"
-                     or hc == "ADV" and w.index > w.head):  # "almost entirely Western"
+                     or (hc == "P" and not _sole_object(words, w))  # but "(PP as (ADJP normal))"
+                     or (hc == "ADV" and w.index > w.head)):  # "almost entirely Western"
             return p
         if leaf and hc in ("V", "AUX") and w.index < w.head and not w.rel:
             p.add("ADVP")  # "Overall , earnings soared"
         elif _adverbial(words, w) or w.form.lower() in ("later", "earlier", "relative"):
             p.add("ADVP")  # "(ADVP off (NP 2.6 %))", "(ADVP two weeks later)"
         else:
-            p.add("NP" if w.rel in _SUBJECT_RELS + ("obj", "iobj") else "ADJP")  # "most of"
+            p.add("NP" if w.rel in (*_SUBJECT_RELS, "obj", "iobj") else "ADJP")  # "most of"
             _compared(words, w, w.left, p)
             subject = _small_clause_subject(words, w)
             if subject is not None:  # "found (S (NP the rates) (ADJP illegal))"
@@ -87,8 +87,8 @@ def _other(words: list[_Word], w: _Word) -> _Plan:
                 p.add("PRT")
             return p
         objs = _unpunctuated(words, w.right)
-        clause = any(words[d].cls in ("V", "AUX") and not _object_clause(words, w, words[d])
-                     or words[d].cls == "TO" and _has_verb(words, words[d].right)
+        clause = any((words[d].cls in ("V", "AUX") and not _object_clause(words, w, words[d]))
+                     or (words[d].cls == "TO" and _has_verb(words, words[d].right))
                      for d in objs)
         if clause and words[objs[0]].cls == "WH":  # "under which it would remain"
             p.fixed[objs[0]] = p.add("WHPP")
@@ -105,7 +105,7 @@ def _other(words: list[_Word], w: _Word) -> _Plan:
                     x = words[d]
                     p.fixed[d] = outer if x.left or x.right or \
                         x.cls not in ("NUM", "CUR", "CC", "N", "PUNCT") else 0
-        elif not objs and w.left or _adverbial(words, w):
+        elif (not objs and w.left) or _adverbial(words, w):
             p.add("ADVP")  # "35 years ago", "(ADVP up (NP 31 cents))", "(ADVP at least)"
         else:
             p.add("PP")
@@ -116,9 +116,7 @@ def _other(words: list[_Word], w: _Word) -> _Plan:
             for d in w.right:
                 p.fixed[d] = s
     elif cls == "PRT":
-        if hc in ("V", "AUX"):
-            p.add("PRT")
-        elif not leaf:
+        if hc in ("V", "AUX") or not leaf:
             p.add("PRT")
     elif cls == "INTJ":
         p.add("INTJ")
@@ -164,7 +162,7 @@ def _multiword_conjunction(words: list[_Word], w: _Word) -> bool:
     deps = w.left + w.right
     if not deps or len(deps) > 2 or any(words[d].left or words[d].right for d in deps):
         return False
-    span = sorted(deps + [w.index])
+    span = sorted([*deps, w.index])
     if span[-1] - span[0] != len(span) - 1:
         return False
     return " ".join(words[i].form.lower() for i in span) in _CONJUNCTIONS
@@ -208,7 +206,7 @@ def _object_clause(words: list[_Word], p: _Word, x: _Word) -> bool:
         return False
     if _gerund(words, x):
         return True
-    participle = x.tag in ("VBG", "VBN") or x.tag == "VERB" and x.form.lower().endswith("ing")
+    participle = x.tag in ("VBG", "VBN") or (x.tag == "VERB" and x.form.lower().endswith("ing"))
     return participle and low not in ("that", "as", "than") and any(
         _is_subject(words, d) for d in x.left)
 

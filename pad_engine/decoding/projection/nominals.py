@@ -64,7 +64,7 @@ def _noun(words: list[_Word], w: _Word, left: list[int] | None = None) -> _Plan:
     approx = [d for d in left if w.cls in ("NUM", "CUR") and not (
         words[d].left or words[d].right) and (words[d].cls == "ADV" or
                                               words[d].form.lower() in _APPROX)]
-    qp = w.cls in ("CUR", "NUM") and (len(nums) >= 2 or w.cls == "NUM" and (nums or approx)) \
+    qp = w.cls in ("CUR", "NUM") and (len(nums) >= 2 or (w.cls == "NUM" and (nums or approx))) \
         and not any(words[d].cls == "N" and not (words[d].left or words[d].right)
                     for d in left + w.right)  # not "31 October 1950"
     if _range(words, w):  # "(NP (QP about $ 45 to $ 50))", "(NP (QP 30 to 44) days)"
@@ -75,9 +75,9 @@ def _noun(words: list[_Word], w: _Word, left: list[int] | None = None) -> _Plan:
             outer = p.add("NP")
             for d in left + w.right:  # "(NP (QP $ 300 to $ 400) a bottle)"
                 x = words[d]
-                if x.left or x.right or x.cls in ("DET", "ADJ", "N") and x.form != "%":
+                if x.left or x.right or (x.cls in ("DET", "ADJ", "N") and x.form != "%"):
                     p.fixed[d] = outer
-        elif any(words[d].cls == "CUR" for d in [w.index] + left + w.right):
+        elif any(words[d].cls == "CUR" for d in [w.index, *left, *w.right]):
             p.add("ADJP")  # "an estimated (ADJP (QP $ 2 million to $ 3 million)) net loss"
         return p
     if qp:
@@ -113,8 +113,8 @@ def _noun(words: list[_Word], w: _Word, left: list[int] | None = None) -> _Plan:
         if x.cls == "PUNCT":
             continue
         leaf = not (x.left or x.right)
-        if x.cls in ("POS", "CC") or (x.cls in ("N", "NUM") or x.tag == "VBG") and leaf and \
-                not _detached(words, x) or _complement_clause(words, x):
+        if x.cls in ("POS", "CC") or ((x.cls in ("N", "NUM") or x.tag == "VBG") and leaf and \
+                not _detached(words, x)) or _complement_clause(words, x):
             if post is None:
                 p.fixed[d] = base
             continue
@@ -223,9 +223,9 @@ def _complement_clause(words: list[_Word], x: _Word) -> bool:
     sits beside it in one NP (relative clauses get an NP of their own)."""
     if x.form.lower() == "that" and x.cls in ("P", "SC"):
         return _has_verb(words, x.right)
-    return x.cls in ("V", "AUX") and any(
+    return (x.cls in ("V", "AUX") and any(
         _is_marker(words, d, ("P", "SC")) and words[d].form.lower() == "that"
-        for d in x.left) or _to_clause(words, x) and not _infinitival_relative(words, x)
+        for d in x.left)) or (_to_clause(words, x) and not _infinitival_relative(words, x))
 
 
 def _to_clause(words: list[_Word], x: _Word) -> bool:
@@ -266,9 +266,9 @@ def _noun_projects(words: list[_Word], w: _Word) -> bool:
         return True  # "notes due (NP 2009)"
     if h.cls == "ADJ" and w.index < h.index and _prenominal(words, h):
         return False  # "an Irvine , Calif.-based maker"
-    if w.cls == "NUM" and (h.cls in ("ADV", "ADJ") or h.cls == "P" and _is_qp(words, h)):
+    if w.cls == "NUM" and (h.cls in ("ADV", "ADJ") or (h.cls == "P" and _is_qp(words, h))):
         return False
-    if w.cls == "DET" and (h.cls in ("ADJ", "ADV") or _adverbial(words, h)):
+    if w.cls == "DET" and (h.cls in ("ADJ", "ADV") or _adverbial(words, h)):  # noqa: SIM103 - rules read as a table
         return False  # "(ADVP at all)"
     return True
 
@@ -308,8 +308,8 @@ def _detached(words: list[_Word], x: _Word) -> bool:
     """A one-word dependent that is a noun phrase of its own beside its head: right after a
     comma, dash or bracket that follows the head (an appositive: "Frederick Deane Jr. , 63
     ,"), or :func:`_apposed`."""
-    return x.head >= 0 and x.index - 1 > x.head and \
-        words[x.index - 1].form in (",", "--", "-LRB-", "(") or _apposed(words, x)
+    return (x.head >= 0 and x.index - 1 > x.head and \
+        words[x.index - 1].form in (",", "--", "-LRB-", "(")) or _apposed(words, x)
 
 
 def _apposed(words: list[_Word], x: _Word) -> bool:
@@ -318,4 +318,4 @@ def _apposed(words: list[_Word], x: _Word) -> bool:
     if x.head < 0 or x.head > x.index or x.left or x.right or words[x.head].cls != "N":
         return False
     low = x.form.lower()
-    return low.endswith(("self", "selves")) and x.tag in ("PRP", "PRON") or low in _TIME_WORDS
+    return (low.endswith(("self", "selves")) and x.tag in ("PRP", "PRON")) or low in _TIME_WORDS

@@ -61,7 +61,7 @@ def project(forms: list[str], tags: list[str], heads: list[int],
         for k, label in enumerate(labels):
             lefts = [built[d] for d in reversed(w.left) if level[d] == k]
             rights = [built[d] for d in w.right if level[d] == k]
-            node = LexNode(label, lefts + [node] + rights, len(lefts))
+            node = LexNode(label, [*lefts, node, *rights], len(lefts))
         built[i] = node
     root = built[heads.index(0)]
     return LexNode("TOP", [root], 0)
@@ -71,7 +71,7 @@ def _plan(words: list[_Word], w: _Word) -> tuple[list[str], dict[int, int]]:
     """The phrase labels of ``w``'s chain (bottom up) and the level of each dependent."""
     if not (w.left or w.right) and w.head >= 0:  # a bare word inside its head's phrase
         if w.index < w.head:
-            if _head_cls(words, w) in _NOMINAL and w.cls in ("V", "ADJ") or \
+            if (_head_cls(words, w) in _NOMINAL and w.cls in ("V", "ADJ")) or \
                     _is_aux(words, w.index):
                 return [], {}  # "the expected number", UD "will go"
         elif w.tag == "VBG" and words[w.head].cls == "N":
@@ -86,7 +86,7 @@ def _plan(words: list[_Word], w: _Word) -> tuple[list[str], dict[int, int]]:
         plan = _verb(words, w)  # UD copula: "is big" is headed by "big"
     elif w.cls in _NOMINAL and any(_is_aux(words, d) for d in w.left):
         plan = _verb(words, w)  # "is a man"
-    elif w.cls in _NOMINAL and w.cls != "WH" or w.cls == "ADJ" and _nominal_adjective(words, w):
+    elif (w.cls in _NOMINAL and w.cls != "WH") or (w.cls == "ADJ" and _nominal_adjective(words, w)):
         plan = _noun(words, w)
     else:
         plan = _other(words, w)

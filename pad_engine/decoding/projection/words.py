@@ -132,7 +132,7 @@ def _adjectival_participle(words: list[_Word], w: _Word) -> bool:
     or one with a degree adverb ("are poorly positioned"), but not with a "by" agent."""
     if w.tag not in ("VBN", "VERB") or not w.form.lower().endswith(("ed", "en", "wn")):
         return False
-    be = w.head >= 0 and w.head < w.index and words[w.head].form.lower() in _BE or any(
+    be = (w.head >= 0 and w.head < w.index and words[w.head].form.lower() in _BE) or any(
         _is_aux(words, d) and words[d].form.lower() in _BE for d in w.left)
     if not be or any(words[d].form.lower() == "by" for d in w.right):
         return False
@@ -208,7 +208,7 @@ def _opened_by(words: list[_Word], x: _Word, forms: tuple[str, ...],
     """Does the phrase of ``x`` open with one of ``forms`` ("of the risks", "than expected")?
     Collins heads make that word the phrase's head, content heads hang it on ``x`` as a
     marker (of ``classes``)."""
-    return x.form.lower() in forms and bool(x.right) or any(
+    return (x.form.lower() in forms and bool(x.right)) or any(
         words[e].form.lower() in forms and _is_marker(words, e, classes) for e in x.left)
 
 

@@ -1,0 +1,102 @@
+"""Retrain continuing from a model (``learning/adaptation.py``): corrected trees teach their
+pattern without the model forgetting the rest, on synthetic sentences decoded by the bundled
+PTB model."""
+
+from __future__ import annotations
+
+import pytest
+from nltk import Tree
+
+from pad_engine.decoding.model import Model
+from pad_engine.decoding.parser import Parser
+from pad_engine.learning.adaptation import DEFAULT, METHODS, adapt, by_name
+from pad_engine.learning.retrain import retrain
+from pad_engine.learning.train import Example, example_from_lextree, examples_from_penn
+from pad_engine.resources import resource_path
+from pad_engine.trees.lextree import to_line
+
+NOUNS = ["dog", "cat", "man", "woman", "child", "farmer", "teacher", "doctor", "bird", "horse",
+         "lawyer", "baker", "pilot", "singer", "driver", "nurse"]
+VERBS = ["saw", "met", "found", "helped", "called", "followed", "painted", "visited"]
+PLACES = ["park", "garden", "station", "market", "church", "school", "harbor", "office"]
+PREPS = ["in", "near", "behind", "at"]
+
+
+@pytest.fixture(scope="module")
+def base() -> Model:
+    return Model.load(resource_path("models", "english-ptb-collins.padmodel"))
+
+
+def _verb_pp(i: int, nested: bool) -> str:
+    """``the N1 V a N2 P the PLACE .``: the PP attached to the verb, inside the VP (PTB) or
+    adjoined to it (the new convention); both induce the same Collins d-parse."""
+    n1, n2 = NOUNS[i % len(NOUNS)], NOUNS[(i * 5 + 3) % len(NOUNS)]
+    verb, place, prep = VERBS[i % len(VERBS)], PLACES[(i * 3) % len(PLACES)], PREPS[i % 4]
+    core = f"(VBD {verb}) (NP (DT a) (NN {n2}))"
+    pp = f"(PP (IN {prep}) (NP (DT the) (NN {place})))"
+    vp = f"(VP (VP {core}) {pp})" if nested else f"(VP {core} {pp})"
+    return f"(TOP (S (NP (DT the) (NN {n1})) {vp} (. .)))"
+
+
+def _other(i: int) -> str:
+    """A sentence without the pattern: a subject, a verb, an adjective and an object."""
+    n1, n2 = NOUNS[(i + 7) % len(NOUNS)], NOUNS[(i * 3 + 1) % len(NOUNS)]
+    return (f"(TOP (S (NP (DT the) (NN {n1})) (VP (VBD {VERBS[(i + 2) % len(VERBS)]}) "
+            f"(NP (DT a) (JJ big) (NN {n2}))) (. .)))")
+
+
+def _examples(lines: list[str]) -> list[Example]:
+    return examples_from_penn([Tree.fromstring(s) for s in lines], "collins")
+
+
+def _decoded(model: Model, examples: list[Example]) -> list[str]:
+    parser = Parser(model)
+    return [to_line(parser.parse(ex.forms, ex.tags, ex.heads).tree, ex.forms)
+            for ex in examples]
+
+
+def _gold(examples: list[Example]) -> list[str]:
+    return [to_line(ex.lex, ex.forms) for ex in examples]
+
+
+def test_a_few_corrections_teach_their_pattern_and_leave_the_rest(base):
+    taught = _examples([_verb_pp(i, nested=True) for i in range(6)])
+    unseen = _examples([_verb_pp(i, nested=True) for i in range(6, 14)])
+    others = _examples([_other(i) for i in range(8)])
+    assert _decoded(base, unseen) != _gold(unseen)  # the PTB model builds the flat VP
+    before = _decoded(base, others)
+    model = retrain(taught, base)
+    assert model.training["adaptation"] == DEFAULT.name
+    assert _decoded(model, unseen) == _gold(unseen)
+    assert _decoded(model, others) == before
+
+
+def test_trees_the_model_already_builds_change_nothing(base):
+    parser = Parser(base)
+    sentences = _examples([_verb_pp(i, nested=False) for i in range(10)]
+                          + [_other(i) for i in range(10)])
+    own = [example_from_lextree(parser.parse(ex.forms, ex.tags, ex.heads).tree, ex.forms)
+           for ex in sentences]
+    held = _examples([_verb_pp(i, nested=False) for i in range(10, 16)]
+                     + [_other(i) for i in range(10, 16)])
+    model = adapt(own[::2], base)
+    assert _decoded(model, held) == _decoded(base, held)
+    assert _decoded(model, own[1::2]) == _gold(own[1::2])
+
+
+def test_methods_are_named():
+    assert by_name(DEFAULT.name) is DEFAULT
+    assert len({m.name for m in METHODS}) == len(METHODS)
+    with pytest.raises(ValueError, match="no adaptation method"):
+        by_name("nope")
+
+
+def test_a_validated_method_chooses_its_epochs_on_the_last_trees(base):
+    taught = _examples([_verb_pp(i, nested=True) for i in range(12)])
+    unseen = _examples([_verb_pp(i, nested=True) for i in range(12, 16)])
+    shares = []
+    model = adapt(taught, base, by_name("validated"), progress=lambda p: shares.append(p.share))
+    assert 1 <= model.training["validated_epochs"] <= by_name("validated").epochs
+    assert _decoded(model, unseen) == _gold(unseen)
+    assert shares == sorted(shares)
+    assert shares[-1] == 1.0

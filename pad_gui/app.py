@@ -1,19 +1,26 @@
 """``pad-studio``: start the app where the annotator stopped (the bundled sample the very
-first time), or on a file; ``--screenshot`` renders and exits."""
+first time), or on a file; ``--screenshot`` renders and exits; ``--timings`` says how long
+the start took (the first tree, the model's tree), as a first start on an empty Numba cache
+is slow where a warm one is not."""
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import ctypes
 import ctypes.util
 import os
 import sys
+import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from pad_engine.api import PadError, prepare_outputs, resource_path, write_bytes
 
-SCREENSHOT_TIMEOUT = 60.0  # seconds to wait for the model and the sentence's candidates
+STARTED = time.monotonic()  # the clock of --timings starts with this module
+SCREENSHOT_TIMEOUT = 300.0  # seconds to wait for the model (a first start compiles it)
+FIRST, MODEL = "first tree", "model's tree"  # moments of a start
 # What Qt's xcb platform plugin needs from the system on Debian and Ubuntu (pip installs
 # none of it); checked by loading the plugin under Xvfb on a bare Debian 12.
 XCB_PACKAGES = ("libxcb-cursor0 libxcb-icccm4 libxcb-keysyms1 libxcb-image0 "
@@ -41,6 +48,13 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                              "the picture and exit (works offscreen)")
     parser.add_argument("--size", metavar="WxH", type=_size,
                         help="window size for --screenshot (default: fit the screen)")
+    parser.add_argument("--screenshot-at", choices=("model", "first"), default="model",
+                        help="take the screenshot once the model's trees are shown (default) "
+                             "or at the first tree (on a first start, the rule-based "
+                             "projection's, while the decoder is prepared)")
+    parser.add_argument("--timings", action="store_true",
+                        help="say on standard error, in seconds from the start, when the "
+                             "window, the first tree and the model's tree were shown")
     return parser.parse_args(argv)
 
 
@@ -105,6 +119,38 @@ def open_window(args: argparse.Namespace):
     return window
 
 
+def watch_start(window, said: Callable[[str, float], None]) -> set[str]:
+    """Call ``said(moment, seconds)`` when the first tree (:data:`FIRST`) and the first tree
+    of the model (:data:`MODEL`) are drawn; returns the moments seen so far (kept up)."""
+    seen: set[str] = set()
+
+    def drawn(*_) -> None:
+        s = window.session
+        if s is None or window.current < 0 or not window.scene.nodes:
+            return
+        moments = [FIRST]
+        decoded = s.decoded(window.current)
+        if window.engine_ready and isinstance(decoded, list) and (
+                window.models.current_model() is None or decoded[0].how != "rules"):
+            moments.append(MODEL)  # no model fits: the projection is the model's tree
+        for moment in moments:
+            if moment not in seen:
+                seen.add(moment)
+                said(moment, time.monotonic() - STARTED)
+
+    window.workspace.redraw.connect(drawn)
+    return seen
+
+
+def _prepare_projection() -> None:
+    """On a thread while Qt and the window load: the rule-based projection, which a first
+    start shows while the decoder compiles, has its helper compiled sooner."""
+    from pad_gui.controllers.engine import prepare_projection
+
+    with contextlib.suppress(Exception):  # the engine thread tries again and says why
+        prepare_projection()
+
+
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     if args.screenshot:
@@ -119,6 +165,7 @@ def main(argv: list[str] | None = None) -> int:
     if problem is not None:
         print(xcb_advice(problem), file=sys.stderr)
         return 1
+    threading.Thread(target=_prepare_projection, name="pad-projection", daemon=True).start()
     from PySide6.QtWidgets import QApplication
 
     app = QApplication.instance()
@@ -127,11 +174,17 @@ def main(argv: list[str] | None = None) -> int:
         app.setOrganizationName("PAD Studio")
         app.setApplicationName("PAD Studio")
     window = open_window(args)
+    say = (lambda moment, seconds: print(f"pad-studio: {moment} {seconds:.2f} s",
+                                         file=sys.stderr, flush=True)) if args.timings \
+        else (lambda moment, seconds: None)
+    say("window", time.monotonic() - STARTED)
+    seen = watch_start(window, say)
     if not args.screenshot:
         return app.exec()
+    wanted = FIRST if args.screenshot_at == "first" else MODEL
     deadline = time.monotonic() + SCREENSHOT_TIMEOUT
     while time.monotonic() < deadline and not (
-            window.decoded_current() or (window.engine_ready and window.workspace.model_problem)):
+            wanted in seen or (window.engine_ready and window.workspace.model_problem)):
         app.processEvents()
         time.sleep(0.02)
     app.processEvents()

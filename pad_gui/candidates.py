@@ -1,9 +1,11 @@
 """The candidates panel: which model decodes and why (in full), the k best trees of the
-sentence on screen (score, brackets added and removed against the first), a note on what is
-shown, and the Mark corrected button."""
+sentence on screen (score, and in words what each changes against the first: its first change
+on the line, every change in the tooltip), a note on what is shown, and the Mark corrected
+button."""
 
 from __future__ import annotations
 
+import html
 from collections.abc import Callable
 
 from PySide6.QtCore import Qt
@@ -17,14 +19,27 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from pad_engine.api import LexNode, PadError, edits
+from pad_engine.api import Candidate, LexNode, PadError, describe_change
 from pad_gui.session import Decoded, View
 
+ALL = 1_000  # changes named in a tooltip: every one
 
-def against_first(first: LexNode, tree: LexNode) -> tuple[int, int]:
-    """The brackets ``tree`` adds to and removes from the first candidate ``first``."""
-    a, b = edits.brackets(first), edits.brackets(tree)
-    return sum((b - a).values()), sum((a - b).values())
+
+def change_line(i: int, first: Candidate, c: Candidate, forms: list[str]) -> str:
+    """Candidate ``i``'s line: its number, score, how it was found when that is unusual, and
+    (after the first) its first change against the first candidate, so the list reads
+    "PP 'in town' attaches to VP, not NP" rather than a count of brackets."""
+    how = f"  ({c.how})" if c.how not in ("pruned", "exact") else ""
+    change = describe_change(first.tree, c.tree, forms, most=1) if i else ""
+    return f"{i + 1:2d}.  {c.score:8.2f}{how}" + (f"  {change}" if change else "")
+
+
+def change_tip(i: int, first: Candidate, c: Candidate, forms: list[str]) -> str:
+    """The tooltip of candidate ``i``: every change against the first, then its Penn line
+    (rich text, which Qt wraps, where a long plain line would run off the screen)."""
+    changes = describe_change(first.tree, c.tree, forms, most=ALL) if i else ""
+    said = f"<p>{html.escape(changes)}</p>" if changes else ""
+    return f"{said}<p><tt>{html.escape(c.penn(forms))}</tt></p>"
 
 
 class CandidatePanel(QWidget):
@@ -38,6 +53,7 @@ class CandidatePanel(QWidget):
         self.model.setFrameShape(QLabel.StyledPanel)
         self.list = QListWidget()
         self.list.setFont(QFontDatabase.systemFont(QFontDatabase.FixedFont))
+        self.list.setWordWrap(True)  # a change in words is longer than the panel is wide
         self.list.currentRowChanged.connect(self._on_row)
         self.note = QLabel()
         self.note.setWordWrap(True)
@@ -49,8 +65,8 @@ class CandidatePanel(QWidget):
         lay = QVBoxLayout(self)
         lay.setContentsMargins(4, 4, 4, 4)
         lay.addWidget(self.model)
-        header = QLabel("Candidates (keys 1-9): model score, brackets added / removed "
-                        "against candidate 1")
+        header = QLabel("Candidates (keys 1-9): model score, what each changes against "
+                        "candidate 1 (all of it on hover)")
         header.setWordWrap(True)
         lay.addWidget(header)
         lay.addWidget(self.list, 1)
@@ -77,12 +93,9 @@ class CandidatePanel(QWidget):
         self._filling = True
         self.list.clear()
         if isinstance(decoded, list):
-            first = decoded[0].tree if decoded else None
             for i, c in enumerate(decoded):
-                more = "   +{} / -{}".format(*against_first(first, c.tree)) if i else ""
-                how = f"  ({c.how})" if c.how not in ("pruned", "exact") else ""
-                item = QListWidgetItem(f"{i + 1:2d}.  {c.score:8.2f}{how}{more}")
-                item.setToolTip(c.penn(forms))
+                item = QListWidgetItem(change_line(i, decoded[0], c, forms))
+                item.setToolTip(change_tip(i, decoded[0], c, forms))
                 self.list.addItem(item)
             if view.tree is None and decoded:
                 self.list.setCurrentRow(min(view.chosen, len(decoded) - 1))

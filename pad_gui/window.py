@@ -96,6 +96,10 @@ class MainWindow(QMainWindow):
         self.background = QLabel()  # a file read, how many sentences are decoded
         self.statusBar().addPermanentWidget(self.background)
         w.background.connect(self.background.setText)
+        self.preparing = QLabel()  # the decoder compiling on a first start, and meanwhile
+        self.statusBar().addPermanentWidget(self.preparing)
+        self.engine.preparing.connect(lambda text: (self.preparing.setText(text),
+                                                    self.preparing.setVisible(bool(text))))
         self.alarm_box: QMessageBox | None = None
         self.closing = False
         w.opened.connect(self._opened)

@@ -199,3 +199,17 @@ def test_code_reads_the_resources_of_its_own_checkout():
     assert resource_path("headrules", "collins.txt") == \
         REPO / "pad_engine" / "data" / "headrules" / "collins.txt"
     assert resource_path("models").is_dir()
+
+
+def test_the_facade_imports_its_parts_when_first_asked():
+    """``import pad_engine.api`` stays light (no nltk, no Numba: the window comes up sooner),
+    and every name it lists still resolves, to what it names where it lives."""
+    import subprocess
+    import sys
+
+    code = ("import sys, pad_engine.api as api; heavy = [m for m in ('nltk', 'numba', "
+            "'pad_engine.learning.train') if m in sys.modules]; assert not heavy, heavy; "
+            "from pad_engine.api import HEADRULES, SearchSentence, edits; "
+            "missing = [n for n in api.__all__ if not hasattr(api, n)]; assert not missing, "
+            "missing; from pad_engine.trees.headrules import SHIPPED; assert HEADRULES is SHIPPED")
+    subprocess.run([sys.executable, "-c", code], check=True, cwd=REPO)

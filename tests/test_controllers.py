@@ -153,6 +153,39 @@ def test_the_sentence_on_screen_and_a_model_swap_jump_the_queue(engine, sample):
     assert all(result[0].how == "rules" for _, result in order)  # all after the swap
 
 
+def test_while_the_decoder_compiles_the_projection_answers_then_the_model(tiny_model, sample,
+                                                                         monkeypatch):
+    """A first start, the compile held back: the sentence on screen gets the projection's
+    tree at once and the status says why; background decoding waits; once the decoder is
+    ready the same sentence is decoded again with the model."""
+    compiled = threading.Event()
+    prepare = EngineThread._prepare
+    monkeypatch.setattr(EngineThread, "_prepare",
+                        lambda self, engine: (compiled.wait(WAIT), prepare(self, engine)))
+    sents = read_conll(sample).sentences
+    engine = EngineThread(tiny_model)
+    decoded, said, ready = [], [], []
+    engine.decoded.connect(lambda key, result: decoded.append((key, result)))
+    engine.preparing.connect(said.append)
+    engine.ready.connect(lambda problem, converter: ready.append(converter))
+    engine.start()
+    engine.request("background", sents[0], BACKGROUND)
+    engine.request("now", sents[1], NOW)
+    pump(engine.worker, until=lambda: decoded)
+    assert decoded == [("now", decoded[0][1])]
+    assert decoded[0][1][0].how == "rules"
+    assert "Preparing the decoder" in said[0]
+    assert "rule-based projection" in said[0]
+    assert not ready
+    compiled.set()
+    pump(engine.worker, until=lambda: len(decoded) == 3)
+    engine.stop()
+    assert ready
+    assert said[-1] == ""
+    assert [key for key, _ in decoded[1:]] == ["now", "background"]
+    assert all(c.how != "rules" for _, result in decoded[1:] for c in result)
+
+
 def test_a_failed_swap_keeps_the_model_and_dropped_decodes_never_come(engine, sample):
     sents = read_conll(sample).sentences
     order, swapped = [], []

@@ -18,6 +18,7 @@ from PySide6.QtWidgets import QApplication, QFileDialog
 
 from pad_engine.io.conll import read_conll
 from pad_engine.resources import resource_path
+from pad_engine.trees.compare import merged_brackets
 from pad_engine.trees.deptree import is_projective
 from pad_engine.trees.lextree import LexNode, induced_heads
 from pad_gui import app as app_module
@@ -182,6 +183,22 @@ def test_pick_candidate_highlights_differences_and_undoes(window, qtbot):
     assert not any(n.fill == DIFF for n in window.scene.nodes)
     key(qtbot, window, Qt.Key_Z, Qt.ControlModifier | Qt.ShiftModifier)
     assert window.session.view(LONG).chosen == 1
+
+
+def test_candidates_after_the_first_say_what_they_change_and_all_differ(window, qtbot):
+    go(window, qtbot, LONG)
+    shown = window.candidates.list
+    assert shown.count() >= 3
+    lines = [shown.item(i).text() for i in range(shown.count())]
+    tips = [shown.item(i).toolTip() for i in range(shown.count())]
+    words = ("attaches to", " is ", "adds ", "drops ")
+    assert not any(w in lines[0] for w in words)  # the first is what the others change
+    for line, tip in zip(lines[1:], tips[1:]):
+        said = line.split(maxsplit=2)[2]  # after the number and the score
+        assert any(w in said for w in words), line
+        assert said.split(";")[0].replace("'", "&#x27;") in tip  # the tooltip has all of it
+    trees = [c.tree for c in window.session.decoded(LONG)]
+    assert len({merged_brackets(t) for t in trees}) == len(trees) == shown.count()
 
 
 # -- edits ----------------------------------------------------------------------------------

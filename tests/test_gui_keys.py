@@ -12,10 +12,12 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 from test_gui_app import LONG, go, new_window, node_item, tree
 
+from pad_engine.decoding.candidate import Candidate
+from pad_engine.trees.compare import describe
 from pad_engine.trees.lextree import LexNode
 from pad_gui import actions
 from pad_gui import app as app_module
-from pad_gui.candidates import against_first
+from pad_gui.candidates import change_line
 from pad_gui.parse_items import DIFF, EDITED
 
 pytestmark = pytest.mark.usefixtures("isolated_settings")
@@ -238,22 +240,27 @@ def test_zoom_stays_from_sentence_to_sentence_and_fit_width_keeps_labels_legible
     assert window.view.fitting
 
 
-def test_candidates_show_brackets_added_and_removed():
-    first, _ = head_marked("(S (NP (DT The) (NN* dog)) (VP* (VBD* barked)))")
+def test_candidate_lines_name_the_first_change():
+    first, words = head_marked("(S (NP (DT The) (NN* dog)) (VP* (VBD* barked)))")
     flat, _ = head_marked("(S (DT The) (NN dog) (VP* (VBD* barked)))")
     relabeled, _ = head_marked("(S (NX (DT The) (NN* dog)) (VP* (VBD* barked)))")
-    assert against_first(first, flat) == (0, 1)  # fewer brackets: not "identical"
-    assert against_first(first, relabeled) == (1, 1)
-    assert against_first(first, first) == (0, 0)
+    one = Candidate(first, -1.0, "pruned")
+    assert change_line(1, one, Candidate(flat, -2.0, "pruned"), words).endswith(
+        "drops NP over 'The dog'")
+    assert change_line(1, one, Candidate(relabeled, -3.0, "exact"), words).endswith(
+        "'The dog' is NX, not NP")
+    assert change_line(0, one, one, words) == " 1.     -1.00"
 
 
 def test_candidate_list_and_colours_say_what_differs(window, qtbot):
     go(window, qtbot, LONG)
     items = window.candidates.list
     decoded = window.session.decoded(LONG)
+    forms = window.session.sentences[LONG].forms
     for i in range(1, items.count()):
-        added, removed = against_first(decoded[0].tree, decoded[i].tree)
-        assert items.item(i).text().endswith(f"+{added} / -{removed}")
+        first_change = describe(decoded[0].tree, decoded[i].tree, forms, most=1)
+        assert first_change
+        assert items.item(i).text().endswith(first_change)
     window.view.setFocus()
     press(qtbot, window, Qt.Key_2)
     diff = [n for n in window.scene.nodes if n.fill == DIFF]

@@ -12,17 +12,17 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
-
-from nltk import Tree
+from typing import TYPE_CHECKING
 
 from pad_engine.errors import InputError
 from pad_engine.io.conll import ConllResult, format_conllx
-from pad_engine.io.penn import parse_penn, read_penn
-from pad_engine.io.psd import is_psd
 from pad_engine.trees.deptree import DepSentence
 from pad_engine.trees.headrules import HeadRules, dependencies, head_children
 from pad_engine.trees.lextree import LexNode, from_penn, is_preterminal
 from pad_engine.trees.walk import fold
+
+if TYPE_CHECKING:
+    from nltk import Tree
 
 TREE_SUFFIXES = (".mrg", ".psd", ".ptb", ".penn")
 DEFAULT_HEADRULES = "collins"  # Penn Treebank trees
@@ -46,6 +46,8 @@ def is_tree_file(path: str, text: str) -> bool:
         return True
     if not text.lstrip("\ufeff \t\r\n").startswith("(") or "\t" in text[:65536]:
         return False
+    from pad_engine.io.penn import parse_penn  # nltk: only when a file may hold trees
+
     found = parse_penn(text, path, on_error="skip")
     return bool(found.trees) and not found.skipped
 
@@ -55,6 +57,9 @@ def read_tree_file(path: str | os.PathLike[str], encoding: str | None = None,
     """The trees of a Penn or ``.psd`` file with their d-parses (``headrules``: a shipped
     table's name or a table file; None: collins, icepahc for Penn-Helsinki trees). Bad trees are
     skipped and named; a table that cannot be read raises InputError."""
+    from pad_engine.io.penn import read_penn
+    from pad_engine.io.psd import is_psd
+
     name = os.fspath(path)
     read = read_penn(name, on_error="skip", encoding=encoding)
     table = headrules or (PSD_HEADRULES if is_psd(read.trees, name) else DEFAULT_HEADRULES)
@@ -85,6 +90,7 @@ def without_empty(tree: Tree) -> Tree | None:
     """The tree without ``-NONE-`` preterminals and the phrases left empty, its labels kept
     as they are (``pad_engine.io.penn.normalize`` also strips function tags); None when no
     word is left."""
+    from nltk import Tree
 
     def visit(node: Tree, kids: list[Tree | None]) -> Tree | None:
         if is_preterminal(node):

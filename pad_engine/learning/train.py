@@ -13,9 +13,9 @@ import time
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
-from nltk import Tree
 from numba import njit
 
 from pad_engine.decoding.capacity import grammar_problem
@@ -42,6 +42,9 @@ from pad_engine.trees.edits import phrases
 from pad_engine.trees.lextree import LexNode, from_penn, induced_heads
 from pad_engine.trees.projectivize import projectivize
 from pad_engine.trees.structure import sentence_structure
+
+if TYPE_CHECKING:  # nltk (and scipy with it) is imported where trees are read, not here
+    from nltk import Tree
 
 KNOWN_SHARE = 0.9  # see add_projection_rules
 POOL_LIMIT = 4000  # sentences of the file projected by add_projection_rules

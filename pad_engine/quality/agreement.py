@@ -12,13 +12,15 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-
-from nltk import Tree
+from typing import TYPE_CHECKING
 
 from pad_engine.errors import InputError
 from pad_engine.learning import evalb
 from pad_engine.trees.lextree import is_preterminal, strip_label
 from pad_engine.trees.walk import fold
+
+if TYPE_CHECKING:  # nltk (and scipy with it) is imported when trees are compared, not here
+    from nltk import Tree
 
 Bracket = tuple[str, int, int]  # label (function tags cut), first and last word, 0-based
 
@@ -76,6 +78,8 @@ def agree_trees(a: Sequence[str], b: Sequence[str],
     of their d-parses (heads, relations) when given."""
     if len(a) != len(b):
         raise InputError(f"{len(a)} trees in A but {len(b)} in B")
+    from nltk import Tree
+
     report = evalb.score(a, b)
     rows = []
     for i, (row, ta, tb) in enumerate(zip(report.rows, a, b)):

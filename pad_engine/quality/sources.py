@@ -13,18 +13,19 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Sequence
 from pathlib import Path
-
-from nltk import Tree
+from typing import TYPE_CHECKING
 
 from pad_engine.errors import InputError
 from pad_engine.io.conll import read_conll
-from pad_engine.io.penn import normalize, read_penn
 from pad_engine.io.treefiles import without_empty
 from pad_engine.quality.forest import Sentence
 from pad_engine.trees.deptree import DepSentence, depths
 from pad_engine.trees.headrules import HeadRules, dependencies, head_children
 from pad_engine.trees.lextree import LexNode, from_penn, is_preterminal
 from pad_engine.trees.walk import fold
+
+if TYPE_CHECKING:  # nltk (and scipy with it) is imported when trees are read, not here
+    from nltk import Tree
 
 CONLL_SUFFIXES = (".conll", ".conllu", ".conllx")
 
@@ -36,6 +37,8 @@ def is_conll(path: str | os.PathLike[str]) -> bool:
 def penn_sentences(path: str, rules: HeadRules, encoding: str | None = None,
                    warn: Callable[[str], None] | None = None) -> list[Sentence]:
     """The trees of a Penn file, each with the d-parse its head table induces."""
+    from pad_engine.io.penn import normalize, read_penn
+
     result = read_penn(path, encoding=encoding)
     if result.note and warn:
         warn(result.note)
@@ -56,6 +59,8 @@ def paired_sentences(conll: str, penn: str, encoding: str | None = None,
                      warn: Callable[[str], None] | None = None) -> list[Sentence]:
     """A CoNLL file's d-parses with the c-trees of a Penn file of the same sentences."""
     deps = read_conll(conll, encoding=encoding)
+    from pad_engine.io.penn import read_penn
+
     trees = read_penn(penn, encoding=encoding)
     for note in (deps.note, trees.note):
         if note and warn:
@@ -118,6 +123,8 @@ def trees_for(path: str, sentences: Sequence[DepSentence], encoding: str | None 
               ) -> list[LexNode]:
     """Another annotation's c-trees of these sentences (a Penn file, one tree per sentence
     in order, e.g. another annotator's export), lexicalized by the sentences' d-parses."""
+    from pad_engine.io.penn import read_penn
+
     result = read_penn(path, encoding=encoding)
     if len(result.trees) != len(sentences):
         raise InputError(f"{len(result.trees)} trees here but {len(sentences)} sentences in "

@@ -11,14 +11,16 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
-
-from nltk import Tree
+from typing import TYPE_CHECKING
 
 from pad_engine.errors import InputError
 from pad_engine.io.gate import TABLE_BYTES, read_bytes
 from pad_engine.io.limits import line_problem
 from pad_engine.trees.lextree import LexNode, is_preterminal, positioned, strip_label
 from pad_engine.trees.walk import fold
+
+if TYPE_CHECKING:  # nltk (and scipy with it) is imported where trees are read, not here
+    from nltk import Tree
 
 SHIPPED = ("collins", "content", "icepahc")
 _DIRECTIONS = {"left": (False, False), "right": (True, False),

@@ -4,12 +4,19 @@ One thread owns the engine, so decoding never races itself, and a priority queue
 sentence on screen jump ahead of background prefetching; a model swap goes before every
 decode queued after it. The thread is a :class:`~pad_gui.worker.Worker`: its results reach
 the UI thread through the worker's ``poll``.
+
+On a first start the decoder's Numba code is compiled, not loaded from the cache: a minute
+and more on two busy cores. That happens on a thread of its own while this one answers the
+sentence on screen, and those soon after, with the rule-based projection, which compiles
+only a small helper first; once the decoder is ready, those sentences are decoded again with
+the model and the background pass starts.
 """
 
 from __future__ import annotations
 
 import itertools
 import queue
+import threading
 import time
 import traceback
 from collections.abc import Callable, Hashable
@@ -17,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from pad_engine.api import DepSentence, Engine, Model, PadError, RuleBasedEngine
-from pad_gui.controllers.messages import Decoded, JobDone, Ready
+from pad_gui.controllers.messages import Decoded, JobDone, Preparing, Ready
 from pad_gui.events import Event
 from pad_gui.worker import Worker
 
@@ -31,6 +38,29 @@ K_BEST = 10
 QUIET = 0.4  # seconds background decoding holds off after the annotator moved
 DecodeKey = Hashable  # names the sentence and the d-parse it is decoded under
 Converter = Engine | RuleBasedEngine
+GRACE = 0.5  # seconds the decoder may take to load from the cache before the projection helps
+COLD = 0.3  # seconds past which the projection's helper was compiled, not loaded: no grace
+PREPARING = 90  # seconds a first start takes to compile the decoder, about (2 busy cores)
+HOLD = 3.0  # seconds a cold decoder's compile waits for the first sentence to be answered
+PREPARING_TEXT = (f"Preparing the decoder (first start only, about {PREPARING} s) — "
+                  "showing the rule-based projection meanwhile")
+HELLO = DepSentence(["Hello", "."], ["UH", "."], [0, 1])  # what compiles or loads the code
+_PROJECTION = threading.Lock()
+_projection_cold: list[bool] = []  # once prepared: whether the projection's helper compiled
+
+
+def prepare_projection() -> bool:
+    """Compile (or load from the cache) the rule-based projection's helper, once per process;
+    True when it was compiled: its cache is the decoder's, so the decoder will be compiled
+    too (a first start). The app starts this on a thread of its own before it builds the
+    window, the engine thread asks it again (and waits for it) before the decoder compiles:
+    Numba compiles one function at a time."""
+    with _PROJECTION:
+        if not _projection_cold:
+            started = time.monotonic()
+            RuleBasedEngine().candidates(HELLO)
+            _projection_cold.append(time.monotonic() - started > COLD)
+        return _projection_cold[0]
 
 
 class EngineThread:
@@ -38,14 +68,20 @@ class EngineThread:
 
     Events (on the thread that polls ``worker``): ``ready(problem, converter)`` once the
     start-up model is loaded and warm (problem "" or why there is none),
-    ``decoded(key, list[Candidate] | PadError)``; a job's or swap's result goes to the
-    callback given with it.
+    ``decoded(key, list[Candidate] | PadError)`` (the projection's candidates while the
+    decoder is prepared, the model's once it is: a key may be decoded twice),
+    ``preparing(text)``: what keeps the model from decoding ("" once nothing does); a job's
+    or swap's result goes to the callback given with it.
     """
 
     def __init__(self, model_path: str | Path | None = None):
         self.model_path = model_path
         self.ready = Event()
         self.decoded = Event()
+        self.preparing = Event()
+        self.warm = threading.Event()  # the decoder's code is compiled or loaded (set once)
+        self._problem = ""  # why it could not be, if it could not
+        self._announced = False  # ready was said (touched by the worker thread only)
         self.worker = Worker(self._serve, "pad-engine")
         self.worker.yielded.connect(self._deliver)
         self._queue: queue.PriorityQueue = queue.PriorityQueue()
@@ -109,27 +145,36 @@ class EngineThread:
                 self.ready.emit(problem, converter)
             case Decoded(key, result):
                 self.decoded.emit(key, result)
+            case Preparing(text):
+                self.preparing.emit(text)
             case JobDone(job, result):
                 self._callbacks.pop(job)(result)
 
     # -- on the worker thread ------------------------------------------------------------
     def _serve(self, worker: Worker) -> None:
-        converter: Converter | None = None
-        try:
-            converter = Engine.load(self.model_path)
-            # The first decode compiles or loads the Numba code: do it now, not on screen.
-            converter.candidates(DepSentence(["Hello", "."], ["UH", "."], [0, 1]))
-        except Exception as e:  # noqa: BLE001 - any failure means "no model", shown to the user
-            converter = None
-            worker.report(Ready(f"{type(e).__name__}: {e}", None))
-        else:
-            worker.report(Ready("", converter))
+        stand_in = RuleBasedEngine()  # what decodes while the decoder is prepared
+        interim: dict[DecodeKey, tuple[int, DepSentence]] = {}  # decoded by the projection
+        converter, compile_at = self._start(worker)
         while True:
-            item = self._queue.get()
+            if (compile_at is not None and time.monotonic() >= compile_at
+                    and isinstance(converter, Engine)):  # no model fits: none to compile
+                self._compile(converter)
+                compile_at = None
+            try:
+                item = self._queue.get(timeout=None if compile_at is None else 0.05)
+            except queue.Empty:
+                continue
             priority, _, kind, key, payload = item
-            if priority >= BACKGROUND and time.monotonic() < self._quiet_until:
-                self._queue.put(item)
-                time.sleep(0.02)
+            waiting = not self.warm.is_set() and isinstance(converter, Engine)
+            if kind == "warm":
+                if not self._announced:
+                    converter = self._warmed(worker, converter)
+                for key, (priority, sent) in reversed(interim.items()):  # the latest first
+                    self._done.discard(key)
+                    self.request(key, sent, priority)
+                interim.clear()
+                continue
+            if self._held(item, waiting):
                 continue
             if kind == "stop":
                 return
@@ -138,13 +183,81 @@ class EngineThread:
             elif kind == "swap":
                 loaded = _attempt(payload)
                 if not isinstance(loaded, Exception):
-                    converter = Engine(loaded) if isinstance(loaded, Model) else loaded
-                    loaded = converter
-                    self._done.clear()  # requests name the model through their key's serial
+                    converter = loaded = self._swapped(worker, loaded)
+                    interim.clear()
                 worker.report(JobDone(key, loaded))
             elif key not in self._done:
                 self._done.add(key)
-                worker.report(Decoded(key, _decode(converter, payload)))
+                if waiting:
+                    interim[key] = (priority, payload)
+                worker.report(Decoded(key, _decode(stand_in if waiting else converter,
+                                                   payload)))
+                if compile_at is not None:
+                    compile_at = 0.0  # the first tree is out: compile now
+
+    def _start(self, worker: Worker) -> tuple[Converter | None, float | None]:
+        """Load the start-up model and prepare its decoder: the converter, and when a
+        compile put off for the first tree is to start (None: started or not needed)."""
+        try:
+            converter = Engine.load(self.model_path)
+            cold = prepare_projection()
+        except Exception as e:  # noqa: BLE001 - any failure means "no model", shown to the user
+            self.warm.set()
+            worker.report(Ready(f"{type(e).__name__}: {e}", None))
+            return None, None
+        if cold:  # the compile would slow the projection's first tree: it goes first
+            worker.report(Preparing(PREPARING_TEXT))
+            return converter, time.monotonic() + HOLD
+        self._compile(converter)
+        if self.warm.wait(GRACE):  # loaded: decode with the model at once
+            return self._warmed(worker, converter), None
+        worker.report(Preparing(PREPARING_TEXT))
+        return converter, None
+
+    def _held(self, item: tuple, waiting: bool) -> bool:
+        """Put ``item`` back for later: background work while the decoder is prepared (it
+        would only wait) or while the annotator is busy."""
+        priority, kind = item[0], item[2]
+        if waiting and (priority >= BACKGROUND or kind == "job"):
+            self._queue.put(item)
+            self.warm.wait(0.05)
+            return True
+        if priority >= BACKGROUND and time.monotonic() < self._quiet_until:
+            self._queue.put(item)
+            time.sleep(0.02)
+            return True
+        return False
+
+    def _swapped(self, worker: Worker, loaded: Model | Converter) -> Converter:
+        """What decodes after a swap to ``loaded``; the status note follows it."""
+        converter = Engine(loaded) if isinstance(loaded, Model) else loaded
+        self._done.clear()  # requests name the model through their key's serial
+        if not self.warm.is_set():
+            worker.report(Preparing(PREPARING_TEXT if isinstance(converter, Engine) else ""))
+        return converter
+
+    def _compile(self, engine: Engine) -> None:
+        threading.Thread(target=self._prepare, args=(engine,), name="pad-compile",
+                         daemon=True).start()
+
+    def _prepare(self, engine: Engine) -> None:
+        """Compile (or load from the cache) the decoder by decoding a word, on a thread of
+        its own; the serving thread hears of it through the queue."""
+        try:
+            engine.candidates(HELLO, k=K_BEST)
+        except Exception as e:  # noqa: BLE001 - shown to the user as "no model"
+            self._problem = f"{type(e).__name__}: {e}"
+        self.warm.set()
+        self._queue.put((SWAP, next(self._order), "warm", None, None))
+
+    def _warmed(self, worker: Worker, converter: Converter | None) -> Converter | None:
+        """Say the decoder is ready, or why it is not; returns what decodes from now on."""
+        self._announced = True
+        worker.report(Preparing(""))
+        if self._problem:
+            converter = None
+        worker.report(Ready(self._problem, converter))
+        return converter
 
 
 def _needed(converter: Converter | None) -> Converter:

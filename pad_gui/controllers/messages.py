@@ -75,6 +75,13 @@ class NotMeasured:
 
 
 @dataclass(frozen=True)
+class Preparing:
+    """What the engine thread does before the model can decode ("" once it can)."""
+
+    text: str
+
+
+@dataclass(frozen=True)
 class Compared:
     """The new model's trees were compared with the shown ones on ``done`` of ``total``
     sentences not yet corrected."""

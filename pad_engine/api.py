@@ -50,6 +50,7 @@ from pad_engine.quality.query import QueryError, parse_query
 from pad_engine.quality.sources import trees_for
 from pad_engine.resources import resource_path
 from pad_engine.trees import edits
+from pad_engine.trees.compare import removed_brackets
 from pad_engine.trees.deptree import DepSentence, tree_problem
 from pad_engine.trees.headrules import SHIPPED as HEADRULES
 from pad_engine.trees.lextree import LexNode, induced_heads, to_line
@@ -69,6 +70,8 @@ __all__ = [
     "open_write", "open_for_annotation", "prepare_outputs", "read_bytes", "read_conll",
     "read_for_annotation", "resource_path", "retrain", "to_line", "tree_problem", "write_bytes",
     "write_conll", "write_text",
+    # what a candidate drops of candidate 1, drawn in the parse view
+    "removed_brackets",
     # treebank quality: search, consistency, agreement
     "ConsistencyEntry", "Flat", "Match", "QueryError", "SearchSentence", "Treebank", "agree_trees",
     "apply_variant", "find", "find_inconsistencies", "parse_query", "trees_for",

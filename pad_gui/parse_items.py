@@ -74,8 +74,8 @@ class NodeItem(QGraphicsItem):
             self.text = metrics.elidedText(f"{node.label} {words}", Qt.ElideRight, room)
         w = metrics.horizontalAdvance(self.text) + pad
         h = metrics.height() + 4
-        if standing:
-            w, h = h, w
+        if standing:  # as narrow as a line: a column of a long sentence
+            w, h = metrics.height() + 1, w
         self.rect = QRectF(-w / 2, -h / 2, w, h)
         self.setFlag(QGraphicsItem.ItemIsSelectable)
         self.setAcceptHoverEvents(True)

@@ -37,7 +37,7 @@ class Style:
 
 
 NATURAL = Style(False, 40.0, 17.0, 14.0, 12.0)
-COMPACT = Style(True, 24.0, 9.0, 2.0, 4.0)
+COMPACT = Style(True, 24.0, 9.0, 1.0, 3.0)
 
 
 def height(node: LexNode, collapsed: Collection[Bracket] = ()) -> int:
@@ -84,8 +84,8 @@ def compact_columns(n: int, tree: LexNode | None, m: Metrics,
                     collapsed: Collection[Bracket] = ()) -> list[float]:
     """Narrow columns (a standing word's line height), pushed apart only where two boxes or
     a box and a line would share a row: each row keeps the right edge of what is in it."""
-    pitch = m.label_line + 1  # standing words take the labels' font
-    occupied: list[dict[int, float]] = [{1: m.label_line / 2 + 2} for _ in range(n)]
+    pitch = m.label_line + 2  # standing words and tags take the labels' font
+    occupied: list[dict[int, float]] = [{1: m.label_line / 2 + 0.5} for _ in range(n)]
     after: list[tuple[int, int, float]] = []  # x[j] >= x[i] + d
     if tree is not None:
         for node, _, shut in visible(tree, collapsed):

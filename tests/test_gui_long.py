@@ -11,10 +11,11 @@ import pytest
 import test_gui_app
 from guikit import SAMPLE
 from PySide6.QtCore import Qt
-from test_gui_app import LONG, go, key, new_window
+from test_gui_app import LONG, go, key
 
 from pad_engine.api import removed_brackets
 from pad_gui.parse_items import NodeItem
+from pad_gui.window import MainWindow
 
 pytestmark = pytest.mark.usefixtures("isolated_settings")
 window = test_gui_app.window  # the sample open with the tiny model
@@ -39,8 +40,13 @@ def sixty_words(tmp_path: Path) -> Path:
 @pytest.fixture
 def laptop(qtbot, tiny_model, tmp_path):
     """The window at 1366x768 on the 60-word sentence."""
-    window = new_window(qtbot, tiny_model)
+    window = MainWindow(tiny_model)
+    qtbot.addWidget(window)
     window.resize(1366, 768)
+    window.show()
+    qtbot.waitExposed(window)
+    window.activateWindow()
+    qtbot.waitUntil(lambda: window.engine_ready, timeout=180000)  # a busy machine compiles slowly
     window.open_path(sixty_words(tmp_path))
     qtbot.waitUntil(window.decoded_current, timeout=30000)
     go(window, qtbot, len(window.session) - 1)

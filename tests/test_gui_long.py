@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 import test_gui_app
 from guikit import SAMPLE
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QPoint, Qt
 from test_gui_app import LONG, go, key
 
 from pad_engine.api import removed_brackets
@@ -55,6 +55,12 @@ def laptop(qtbot, tiny_model, tmp_path):
     window.close()
 
 
+def click_tree(qtbot, window) -> None:
+    """Click the tree's background: the keyboard goes to the tree."""
+    qtbot.mouseClick(window.view.viewport(), Qt.LeftButton, pos=QPoint(3, 3))
+    assert window.view.hasFocus()
+
+
 def no_horizontal_scroll(window) -> bool:
     bar = window.view.horizontalScrollBar()
     return bar.maximum() == 0 and not bar.isVisible()
@@ -74,6 +80,7 @@ def test_sixty_words_fit_the_width_legibly(laptop, qtbot, tmp_path):
 
 def test_collapse_and_expand_by_key(laptop, qtbot):
     scene = laptop.scene
+    click_tree(qtbot, laptop)
     key(qtbot, laptop, Qt.Key_Home)
     key(qtbot, laptop, Qt.Key_Down)  # the root's head child
     path = scene.selected_paths()[0]
@@ -122,6 +129,7 @@ def test_go_to_word_by_keys(laptop, qtbot):
 def test_zoom_to_selection(laptop, qtbot):
     view, scene = laptop.view, laptop.scene
     before = view.transform().m11()
+    click_tree(qtbot, laptop)
     key(qtbot, laptop, Qt.Key_Home)
     key(qtbot, laptop, Qt.Key_Down)
     key(qtbot, laptop, Qt.Key_Down)  # a phrase well inside the sentence
@@ -133,14 +141,17 @@ def test_zoom_to_selection(laptop, qtbot):
     assert shown.contains(scene.words[item.span[1]].sceneBoundingRect().center())
 
 
+DROPPING = 6  # a sample sentence whose second candidate drops a phrase of the first
+
+
 def test_a_candidate_draws_the_brackets_it_drops(window, qtbot):
-    go(window, qtbot, LONG)
-    candidates = window.session.decoded(LONG)
+    go(window, qtbot, DROPPING)
+    candidates = window.session.decoded(DROPPING)
     first = candidates[0].tree
     dropping = next(i for i, c in enumerate(candidates[1:9], 1)
                     if removed_brackets(first, c.tree))
     key(qtbot, window, getattr(Qt, f"Key_{dropping + 1}"))
-    assert window.session.view(LONG).chosen == dropping
+    assert window.session.view(DROPPING).chosen == dropping
     drawn = {item.bracket for item in window.scene.removed}
     assert drawn == removed_brackets(first, candidates[dropping].tree)
     key(qtbot, window, Qt.Key_1)  # candidate 1 drops nothing

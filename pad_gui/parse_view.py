@@ -340,7 +340,8 @@ class ParseView(QGraphicsView):
         scene = self.scene()
         self.resetTransform()
         if self.fitting:
-            room = self.viewport().width() - 2
+            bar = self.verticalScrollBar()  # a tall tree's bar takes width from the view
+            room = self.viewport().width() - (0 if bar.isVisible() else bar.sizeHint().width())
             scene.set_compact(scene.natural_width() * self.smallest > room)
             width = scene.sceneRect().width()
             if width > room:

@@ -6,7 +6,7 @@ by row, so a column widens only where a label would touch its neighbour's."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass
 
 from pad_engine.api import LexNode
@@ -49,18 +49,18 @@ def height(node: LexNode, collapsed: Collection[Bracket] = ()) -> int:
     return 1 + max(height(c, collapsed) for c in node.children)
 
 
-def visible(tree: LexNode, collapsed: Collection[Bracket]):
-    """The phrases drawn, top down, with their paths and whether each is collapsed (the
-    nodes under a collapsed phrase are not drawn)."""
-    stack: list[tuple[LexNode, tuple[int, ...]]] = [(tree, ())]
+def visible(tree: LexNode, collapsed: Collection[Bracket]) -> Iterator[tuple[LexNode, bool]]:
+    """The phrases drawn, top down, each with whether it is collapsed (the nodes under a
+    collapsed phrase are not drawn)."""
+    stack = [tree]
     while stack:
-        node, path = stack.pop()
+        node = stack.pop()
         if node.word >= 0:
             continue
         shut = (node.label, *node.span()) in collapsed
-        yield node, path, shut
+        yield node, shut
         if not shut:
-            stack.extend((c, path + (i,)) for i, c in enumerate(node.children))
+            stack.extend(node.children)
 
 
 def natural_columns(forms: list[str], tags: list[str], tree: LexNode | None,
@@ -70,7 +70,7 @@ def natural_columns(forms: list[str], tags: list[str], tree: LexNode | None,
     the columns' centres and widths."""
     widths = [max(m.word(f), m.label(t) + 10, 24) for f, t in zip(forms, tags)]
     if tree is not None:
-        for node, _, shut in visible(tree, collapsed):
+        for node, shut in visible(tree, collapsed):
             i = node.head_word()
             widths[i] = max(widths[i], m.label(node.label + (" …" if shut else "")) + 12)
     xs, left = [], MARGIN
@@ -88,7 +88,7 @@ def compact_columns(n: int, tree: LexNode | None, m: Metrics,
     occupied: list[dict[int, float]] = [{1: m.label_line / 2 + 0.5} for _ in range(n)]
     after: list[tuple[int, int, float]] = []  # x[j] >= x[i] + d
     if tree is not None:
-        for node, _, shut in visible(tree, collapsed):
+        for node, shut in visible(tree, collapsed):
             lo, hi = node.span()
             row = height(node, collapsed)
             half = (m.label(node.label) + COMPACT.pad) / 2

@@ -107,10 +107,18 @@ ACTIONS: tuple[Action, ...] = (
     Action("zoom-in", "Zoom &In", "bigger tree", ("Ctrl++", "Ctrl+="), "View", 1),
     Action("zoom-out", "Zoom &Out", "smaller tree", ("Ctrl+-",), "View", 1),
     Action("fit-width", "&Fit Width",
-           "fit each sentence to the width, labels kept legible (scroll beyond that)",
+           "fit each sentence to the width, labels kept legible: a long sentence is drawn "
+           "compact (words standing in narrow columns), scrolled only beyond that",
            ("Ctrl+0",), "View", 1, toolbar="Fit width"),
     Action("actual-size", "&Actual Size", "the tree at its natural size", ("Ctrl+1",),
            "View", 1),
+    Action("zoom-selection", "Zoom to &Selection",
+           "the selected phrases and their words fill the view", ("Ctrl+2",), "View", 1),
+    Action("go-to-word", "&Go to Word…", "type a word's number, Enter: it is selected and "
+           "centred (long sentences)", ("Ctrl+G",), "View", 1),
+    Action("collapse", "&Collapse/Expand Phrase",
+           "the selected phrase becomes one node showing its words, or opens again "
+           "(double-click a phrase does the same)", ("C",), "View", 1, TREE),
     Action("effort", "&Effort Summary…", "tokens per hour, share accepted as proposed",
            ("Ctrl+I",), "View", 2),
     Action("problems", "&Problems", "show or hide the lines the file could not be read at",

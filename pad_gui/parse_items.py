@@ -2,11 +2,12 @@
 are drawn in, one meaning each (:data:`LEGEND`): amber phrases are where the picked
 candidate differs from candidate 1, violet is the annotator's own change (an edited phrase,
 a re-attached arc, the head being chosen), dashed teal arcs were lifted to make the d-parse
-projective, blue is the selection, yellow its head word."""
+projective, blue is the selection, yellow its head word, and a grey dashed bracket with its label
+struck out is a phrase of candidate 1 that the picked candidate drops."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QRectF, Qt
+from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QPainter, QPainterPath, QPen
 from PySide6.QtWidgets import (
     QGraphicsItem,
@@ -30,19 +31,33 @@ TARGET = QColor("#e1bee7")
 NODE_FILL = QColor("#eef3f8")
 TAG_FILL = QColor("#f4f4f4")
 SELECT = QColor("#1e88e5")
+REMOVED = QColor("#9e9e9e")
 LEGEND = (
     (DIFF, "phrase not in candidate 1"),
     (EDITED, "your edit"),
     (CHANGED_ARC, "arc you re-attached"),
     (LIFTED_ARC, "lifted arc (dashed: non-projective)"),
     (HEAD_WORD, "head word of the selection"),
+    (REMOVED, "phrase of candidate 1 dropped (dashed)"),
 )
 
 
-class NodeItem(QGraphicsItem):
-    """One node of the c-parse (a phrase or a preterminal); selectable, hoverable."""
+def legend_html() -> str:
+    """The colours, one meaning each, as the line under the view shows them."""
+    return " &nbsp; ".join(f"<span style='background:{c.name()}'>&nbsp;&nbsp;&nbsp;</span>"
+                           "&nbsp;" + t.replace(" ", "&nbsp;").replace("-", "&#8209;")
+                           for c, t in LEGEND)
 
-    def __init__(self, node: LexNode, path: edits.Path, font: QFont, fill: QColor):
+
+class NodeItem(QGraphicsItem):
+    """One node of the c-parse (a phrase or a preterminal); selectable, hoverable.
+
+    ``standing``: the label reads upwards (a tag in a narrow column); ``words``: the phrase
+    is collapsed and shows its words after its label, elided to ``width``."""
+
+    def __init__(self, node: LexNode, path: edits.Path, font: QFont, fill: QColor,
+                 standing: bool = False, words: str = "", width: float = 0.0,
+                 pad: float = 10.0):
         super().__init__()
         self.node = node
         self.path = path
@@ -50,16 +65,25 @@ class NodeItem(QGraphicsItem):
         self.head_word = node.head_word()
         self.font = font
         self.fill = fill
+        self.standing = standing
+        self.collapsed = bool(words)
         metrics = QFontMetricsF(font)
-        w = metrics.horizontalAdvance(node.label) + 10
+        self.text = node.label
+        if words:
+            room = max(width - pad, metrics.horizontalAdvance(node.label + " …"))
+            self.text = metrics.elidedText(f"{node.label} {words}", Qt.ElideRight, room)
+        w = metrics.horizontalAdvance(self.text) + pad
         h = metrics.height() + 4
+        if standing:  # as narrow as a line: a column of a long sentence
+            w, h = metrics.height() + 1, w
         self.rect = QRectF(-w / 2, -h / 2, w, h)
         self.setFlag(QGraphicsItem.ItemIsSelectable)
         self.setAcceptHoverEvents(True)
         self.setZValue(2)
         why = {DIFF.name(): "; not in candidate 1", EDITED.name(): "; your edit"}
+        shut = f"; collapsed: {words} (C or double-click expands)" if words else ""
         self.setToolTip(f"{node.label}: words {self.span[0] + 1}-{self.span[1] + 1}, "
-                        f"head word {self.head_word + 1}{why.get(fill.name(), '')}")
+                        f"head word {self.head_word + 1}{why.get(fill.name(), '')}{shut}")
 
     def boundingRect(self) -> QRectF:
         return self.rect.adjusted(-2, -2, 2, 2)
@@ -70,9 +94,11 @@ class NodeItem(QGraphicsItem):
         painter.setPen(pen)
         painter.setBrush(QBrush(self.fill))
         painter.drawRoundedRect(self.rect, 4, 4)
+        if self.collapsed:  # a second outline: there is more inside
+            painter.drawRoundedRect(self.rect.adjusted(2, 2, -2, -2), 3, 3)
         painter.setPen(INK)
         painter.setFont(self.font)
-        painter.drawText(self.rect, Qt.AlignCenter, self.node.label)
+        _text(painter, self.rect, self.text, self.standing)
 
     def hoverEnterEvent(self, event) -> None:
         self.scene().hover(self)
@@ -82,15 +108,26 @@ class NodeItem(QGraphicsItem):
 
 
 class WordItem(QGraphicsItem):
-    """A word of the sentence: drag it onto another word to re-attach it there."""
+    """A word of the sentence: drag it onto another word to re-attach it there.
 
-    def __init__(self, index: int, form: str, font: QFont, width: float):
+    Standing (``length`` > 0), it reads upwards from its bottom in a column as narrow as
+    a line, its top at the item's position; a word longer than ``length`` is elided."""
+
+    def __init__(self, index: int, form: str, font: QFont, width: float,
+                 length: float = 0.0):
         super().__init__()
         self.index = index  # 1-based word number
         self.form = form
         self.font = font
-        h = QFontMetricsF(font).height() + 6
-        self.rect = QRectF(-width / 2, -h / 2, width, h)
+        self.standing = length > 0
+        metrics = QFontMetricsF(font)
+        h = metrics.height() + 6
+        if self.standing:
+            self.text = metrics.elidedText(form, Qt.ElideRight, length - 6)
+            self.rect = QRectF(-width / 2, 0, width, length)
+        else:
+            self.text = form
+            self.rect = QRectF(-width / 2, -h / 2, width, h)
         self.lit = False
         self.target = False  # the head being chosen by keyboard re-attachment
         self.setZValue(2)
@@ -109,7 +146,7 @@ class WordItem(QGraphicsItem):
             painter.fillRect(self.rect, HEAD_WORD)
         painter.setPen(INK)
         painter.setFont(self.font)
-        painter.drawText(self.rect, Qt.AlignCenter, self.form)
+        _text(painter, self.rect, self.text, self.standing, Qt.AlignRight | Qt.AlignVCenter)
 
     def set_lit(self, lit: bool) -> None:
         if lit != self.lit:
@@ -146,3 +183,55 @@ class ArcItem(QGraphicsPathItem):
             self.arrow.setBrush(color)
         if self.label_item is not None:
             self.label_item.setBrush(color)
+
+
+class RemovedItem(QGraphicsItem):
+    """A phrase of candidate 1 that the candidate on screen drops: a grey dashed bracket
+    under its words with its label struck out, so what a candidate takes away shows as
+    plainly as what it adds."""
+
+    def __init__(self, bracket: tuple[str, int, int], left: float, right: float,
+                 font: QFont):
+        super().__init__()
+        self.bracket = bracket
+        self.font = QFont(font)
+        self.font.setStrikeOut(True)
+        metrics = QFontMetricsF(self.font)
+        self.label_width = metrics.horizontalAdvance(bracket[0]) + 4
+        self.h = metrics.height()
+        self.left, self.right = left, right
+        self.setZValue(2)
+        self.setToolTip(f"{bracket[0]} over words {bracket[1] + 1}-{bracket[2] + 1}: in "
+                        "candidate 1, dropped by this candidate")
+
+    def boundingRect(self) -> QRectF:
+        lw = self.label_width / 2
+        mid = (self.left + self.right) / 2
+        return QRectF(min(self.left, mid - lw) - 2, -self.h / 2 - 2,
+                      max(self.right - self.left, self.label_width) + 4, self.h + 4)
+
+    def paint(self, painter: QPainter, option, widget=None) -> None:
+        painter.setPen(QPen(REMOVED, 1.2, Qt.DashLine))
+        painter.drawLine(QPointF(self.left, -4), QPointF(self.left, 0))
+        painter.drawLine(QPointF(self.left, 0), QPointF(self.right, 0))
+        painter.drawLine(QPointF(self.right, 0), QPointF(self.right, -4))
+        mid = (self.left + self.right) / 2
+        box = QRectF(mid - self.label_width / 2, -self.h / 2, self.label_width, self.h)
+        painter.fillRect(box, Qt.white)
+        painter.setPen(REMOVED)
+        painter.setFont(self.font)
+        painter.drawText(box, Qt.AlignCenter, self.bracket[0])
+
+
+def _text(painter: QPainter, rect: QRectF, text: str, standing: bool,
+          align: Qt.AlignmentFlag = Qt.AlignCenter) -> None:
+    """Text in a box, read left to right or (standing) bottom to top."""
+    if not standing:
+        painter.drawText(rect, Qt.AlignCenter, text)
+        return
+    painter.save()
+    painter.translate(rect.center())
+    painter.rotate(-90)
+    painter.drawText(QRectF(-rect.height() / 2, -rect.width() / 2, rect.height(),
+                            rect.width()), align, text)
+    painter.restore()

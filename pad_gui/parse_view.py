@@ -12,44 +12,35 @@ does the keyboard (pick the word, A, arrows to the new head, Enter: the choice i
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Collection
 
-from PySide6.QtCore import QPointF, QRectF, Qt, Signal
-from PySide6.QtGui import (
-    QBrush,
-    QFont,
-    QFontMetricsF,
-    QPainter,
-    QPainterPath,
-    QPen,
-    QPolygonF,
-)
+from PySide6.QtCore import QPointF, Qt, Signal
+from PySide6.QtGui import QFont, QFontMetricsF, QIntValidator, QPainter, QPen
 from PySide6.QtWidgets import (
     QGraphicsItem,
     QGraphicsLineItem,
-    QGraphicsPolygonItem,
     QGraphicsScene,
     QGraphicsView,
+    QLineEdit,
 )
 
 from pad_engine.api import LexNode, edits
 from pad_gui.controllers.reattach import HeadChoice
-from pad_gui.parse_items import (
-    CHANGED_ARC,
-    DIFF,
-    EDITED,
-    INK,
-    MUTED,
-    NODE_FILL,
-    TAG_FILL,
-    ArcItem,
-    NodeItem,
-    WordItem,
+from pad_gui.parse_draw import draw_arcs, draw_removed, draw_tags, draw_tree
+from pad_gui.parse_items import CHANGED_ARC, ArcItem, NodeItem, RemovedItem, WordItem
+from pad_gui.parse_layout import (
+    COMPACT,
+    MARGIN,
+    NATURAL,
+    Bracket,
+    Metrics,
+    compact_columns,
+    height,
+    natural_columns,
 )
 
-ROW = 40.0  # vertical distance between tree rows
-LEVEL = 17.0  # extra depth per nesting level of arcs
-GAP = 14.0  # horizontal space between word columns
-MARGIN = 16.0
+GAP = NATURAL.gap
+STANDING_WORD = 120.0  # a standing word longer than this is elided (its tooltip has it)
 CHOICE_KEYS = {Qt.Key_Left: "left", Qt.Key_Right: "right", Qt.Key_Up: "up"}
 LEGIBLE_PT = 7.0  # the smallest size fitting to the width may shrink phrase labels to
 
@@ -73,164 +64,114 @@ class ParseScene(QGraphicsScene):
         self.nodes: list[NodeItem] = []
         self.words: list[WordItem] = []
         self.arcs: list[ArcItem] = []
+        self.removed: list[RemovedItem] = []
         self.x: list[float] = []
         self.lifted: dict[int, int] = {}
+        self.compact = False  # narrow columns, words standing (the view decides)
+        self.collapsed: set[Bracket] = set()  # phrases drawn as one node with their words
+        self.shown: tuple = ([],) + (None,) * 9  # show_sentence's arguments, to redraw
         self._choice_line: QGraphicsLineItem | None = None  # a new head being chosen
 
     def show_sentence(self, forms: list[str], tags: list[str], heads: list[int],
                       rels: list[str], tree: LexNode | None,
                       diff: Counter[tuple[str, int, int]], changed: set[int],
                       lifted: dict[int, int] | None = None,
-                      edited: Counter[tuple[str, int, int]] | None = None) -> None:
+                      edited: Counter[tuple[str, int, int]] | None = None,
+                      removed: Collection[Bracket] = ()) -> None:
         """Redraw everything: ``diff`` counts the brackets to mark as not in the first
         candidate and ``edited`` those the annotator's edits made (the upper ones of a
-        unary chain first), ``changed`` lists the dependents whose arcs differ from the
-        file, ``lifted`` maps the dependents of non-projective arcs to the heads the tree
-        gives them (drawn dashed)."""
-        self.lifted = lifted or {}
+        unary chain first), ``removed`` the first candidate's brackets this tree lacks,
+        ``changed`` lists the dependents whose arcs differ from the file, ``lifted`` maps
+        the dependents of non-projective arcs to the heads the tree gives them (drawn
+        dashed). Phrases collapsed stay so while the sentence is the same."""
+        if forms != self.shown[0]:
+            self.collapsed.clear()
+        self.shown = (forms, tags, heads, rels, tree, diff, changed, lifted or {},
+                      edited or Counter(), set(removed))
+        self._draw()
+
+    def set_compact(self, compact: bool) -> None:
+        """Draw long sentences in narrow columns (words standing), or each column as wide
+        as what it holds."""
+        if compact != self.compact:
+            self.compact = compact
+            self._draw()
+
+    def natural_width(self) -> float:
+        """How wide the sentence is in the natural layout (fitting decides on it)."""
+        forms, tags, _, _, tree, *_ = self.shown
+        if not forms:
+            return 0.0
+        xs, widths = natural_columns(forms, tags, tree, self._metrics(), self.collapsed)
+        return xs[-1] + widths[-1] / 2 + MARGIN * 2
+
+    def toggle_collapsed(self, item: NodeItem) -> None:
+        """Collapse a phrase to one node showing its words, or expand it again."""
+        if item.node.word >= 0:
+            return
+        bracket = (item.node.label, *item.span)
+        self.collapsed.symmetric_difference_update({bracket})
+        path = item.path
+        self._draw()
+        self.select_path(path)
+
+    def _metrics(self) -> Metrics:
+        wm, lm = QFontMetricsF(self.word_font), QFontMetricsF(self.font)
+        return Metrics(wm.horizontalAdvance, lm.horizontalAdvance, wm.height(), lm.height())
+
+    def _draw(self) -> None:
+        forms, tags, heads, rels, tree, diff, changed, lifted, edited, removed = self.shown
+        self.lifted = lifted
         self.clear()
-        n = len(forms)
-        wm, sm, tm = (QFontMetricsF(f) for f in (self.word_font, self.small, self.font))
-        widths = [max(wm.horizontalAdvance(forms[i]), tm.horizontalAdvance(tags[i]) + 10, 24)
-                  for i in range(n)]
-        if tree is not None:
-            for _, node in edits.phrases(tree):
-                i = node.head_word()
-                widths[i] = max(widths[i], tm.horizontalAdvance(node.label) + 12)
-        self.x = []
-        left = MARGIN
-        for w in widths:
-            self.x.append(left + w / 2)
-            left += w + GAP
-        height = _height(tree) if tree is not None else 1
-        y_tags = MARGIN + 14 + (height - 1) * ROW
-        y_words = y_tags + 30
-        if tree is not None:
-            self._draw_tree(tree, y_tags, Counter(diff), Counter(edited or {}))
+        if not forms:
+            return
+        n, style = len(forms), COMPACT if self.compact else NATURAL
+        m = self._metrics()
+        if self.compact:
+            xs, widths = compact_columns(n, tree, m, self.collapsed), []
         else:
-            for i, tag in enumerate(tags):
-                item = NodeItem(LexNode(tag, [], 0, i), (), self.font, TAG_FILL)
-                item.setFlag(QGraphicsItem.ItemIsSelectable, False)
-                item.setPos(self.x[i], y_tags)
-                self.addItem(item)
-        for i, form in enumerate(forms):
-            word = WordItem(i + 1, form, self.word_font, widths[i] + GAP / 2)
-            word.setPos(self.x[i], y_words)
-            self.addItem(word)
-            self.words.append(word)
-        self._draw_arcs(heads, rels, y_words + wm.height() / 2 + 5, changed, sm)
+            xs, widths = natural_columns(forms, tags, tree, m, self.collapsed)
+        self.x = xs
+        rows = height(tree, self.collapsed) if tree is not None else 1
+        y_tags = MARGIN + 14 + (rows - 1) * style.row
+        if tree is not None:
+            self.nodes = draw_tree(self, tree, xs, y_tags, style, forms, Counter(diff),
+                                   Counter(edited), self.collapsed)
+        else:
+            draw_tags(self, tags, xs, y_tags, style)
+        tag_bottom = y_tags + (max(m.label(t) for t in tags) + 12 if style.compact else
+                               m.label_line) / 2
+        self.removed, band = draw_removed(self, removed, xs, tag_bottom, self.small)
+        if style.compact:
+            length = max(m.label(f) for f in forms) + 10
+            top = tag_bottom + band + 4
+            for i, form in enumerate(forms):
+                word = WordItem(i + 1, form, self.font, m.label_line + 1,
+                                min(length, STANDING_WORD))
+                word.setPos(xs[i], top)
+                self.addItem(word)
+                self.words.append(word)
+            below = top + min(length, STANDING_WORD) + 3
+        else:
+            y_words = y_tags + 30 + band
+            for i, form in enumerate(forms):
+                word = WordItem(i + 1, form, self.word_font, widths[i] + GAP / 2)
+                word.setPos(xs[i], y_words)
+                self.addItem(word)
+                self.words.append(word)
+            below = y_words + m.line / 2 + 5
+        self.arcs = draw_arcs(self, heads, rels, xs, below, changed, lifted, self.small,
+                              style)
         self.setSceneRect(self.itemsBoundingRect().adjusted(-MARGIN, -MARGIN, MARGIN, MARGIN))
 
     def clear(self) -> None:
         """Remove every item, forgetting them before they go: deleting a selected item
         emits ``selectionChanged``, whose slots may walk the lists (``hover``)."""
-        self.nodes, self.words, self.arcs = [], [], []
+        self.nodes, self.words, self.arcs, self.removed = [], [], [], []
         self._choice_line = None
         self.clearSelection()
         super().clear()
         self.cleared.emit()
-
-    def _draw_tree(self, tree: LexNode, y_tags: float, diff: Counter, edited: Counter
-                   ) -> None:
-        """Each phrase above its head word; org-chart edges (a bar under the phrase, a drop
-        to each child) never cross: a child is the top node of its own column."""
-        edge_head = QPen(INK, 1.6)
-        edge = QPen(MUTED, 1.0)
-
-        def place(node: LexNode, path: edits.Path) -> tuple[float, float]:
-            if node.word >= 0:
-                x, y = self.x[node.word], y_tags
-                item = NodeItem(node, path, self.font, TAG_FILL)
-            else:
-                x, y = self.x[node.head_word()], y_tags - (_height(node) - 1) * ROW
-                bracket = (node.label, *node.span())
-                fill = NODE_FILL
-                for counts, colour in ((edited, EDITED), (diff, DIFF)):
-                    if counts[bracket] > 0:
-                        counts[bracket] -= 1
-                        fill = colour
-                        break
-                item = NodeItem(node, path, self.font, fill)
-            item.setPos(x, y)
-            self.addItem(item)
-            self.nodes.append(item)
-            if node.word >= 0:
-                return x, y
-            bar = y + ROW * 0.45
-            kids = [place(child, (*path, i)) for i, child in enumerate(node.children)]
-            self._line(x, y, x, bar, edge_head)
-            self._line(min(k[0] for k in kids), bar, max(k[0] for k in kids), bar, edge)
-            for i, (cx, cy) in enumerate(kids):
-                self._line(cx, bar, cx, cy, edge_head if i == node.head else edge)
-            return x, y
-
-        place(tree, ())
-
-    def _line(self, x1: float, y1: float, x2: float, y2: float, pen: QPen) -> None:
-        line = QGraphicsLineItem(x1, y1, x2, y2)
-        line.setPen(pen)
-        line.setZValue(1)
-        self.addItem(line)
-
-    def _draw_arcs(self, heads: list[int], rels: list[str], y0: float, changed: set[int],
-                   metrics: QFontMetricsF) -> None:
-        spans = {m: tuple(sorted((h - 1, m - 1))) for m, h in enumerate(heads, 1) if h > 0}
-        level: dict[int, int] = {}
-        for m in sorted(spans, key=lambda m: spans[m][1] - spans[m][0]):
-            lo, hi = spans[m]
-            inner = [level[k] for k in level
-                     if lo <= spans[k][0] and spans[k][1] <= hi and spans[k] != (lo, hi)]
-            level[m] = 1 + max(inner, default=0)
-        deepest = max(level.values(), default=0)
-        # Arcs leaving one head fan out a little (nearest dependent innermost), so their
-        # vertical strokes stay apart.
-        offset: dict[int, float] = {}
-        for h in set(heads) - {0}:
-            for side in (-1, 1):
-                deps = sorted((m for m, hh in enumerate(heads, 1) if hh == h and
-                               (m - h) * side > 0), key=lambda m: abs(m - h))
-                for rank, m in enumerate(deps):
-                    offset[m] = side * min(3 + 2.5 * rank, 12)
-        for m, h in enumerate(heads, 1):
-            xm = self.x[m - 1]
-            label = rels[m - 1] if rels else ""
-            if h == 0:
-                bottom = y0 + (deepest + 1) * LEVEL + 6
-                path = QPainterPath(QPointF(xm, bottom))
-                path.lineTo(xm, y0)
-                self._add_arc(m, h, path, m in changed, label or "root", xm, bottom, metrics)
-                continue
-            xh = self.x[h - 1] + offset[m]
-            depth = y0 + level[m] * LEVEL + 4
-            r = min(6.0, abs(xm - xh) / 2)
-            sign = 1 if xm > xh else -1
-            path = QPainterPath(QPointF(xh, y0))
-            path.lineTo(xh, depth - r)
-            path.quadTo(xh, depth, xh + sign * r, depth)
-            path.lineTo(xm - sign * r, depth)
-            path.quadTo(xm, depth, xm, depth - r)
-            path.lineTo(xm, y0)
-            self._add_arc(m, h, path, m in changed, label, (xh + xm) / 2, depth, metrics)
-
-    def _add_arc(self, m: int, h: int, path: QPainterPath, changed: bool, label: str,
-                 lx: float, ly: float, metrics: QFontMetricsF) -> None:
-        xm, top = self.x[m - 1], path.pointAtPercent(1.0).y()
-        arc = ArcItem(m, h, path, changed, self.lifted.get(m, 0))
-        arc.arrow = QGraphicsPolygonItem(QPolygonF([
-            QPointF(xm, top), QPointF(xm - 3, top + 6), QPointF(xm + 3, top + 6)]), arc)
-        arc.set_lit(False)
-        self.addItem(arc)
-        if label:
-            w = metrics.horizontalAdvance(label) + 4
-            text = self.addSimpleText(label, self.small)
-            text.setPos(lx - w / 2 + 2, ly - metrics.height() / 2)
-            text.setZValue(3)
-            back = self.addRect(QRectF(lx - w / 2, ly - metrics.height() / 2, w,
-                                       metrics.height()), QPen(Qt.NoPen), QBrush(Qt.white))
-            back.setZValue(2.5)
-            arc.label_item = text
-            arc.set_lit(False)
-        self.arcs.append(arc)
 
     # -- highlighting ---------------------------------------------------------------------
     def hover(self, item: NodeItem | None) -> None:
@@ -313,6 +254,21 @@ class ParseScene(QGraphicsScene):
         self._choice_line.setLine(a.x(), a.y(), b.x(), b.y())
         self.views()[0].ensureVisible(self.words[head - 1])
 
+    def select_word(self, index: int) -> QGraphicsItem | None:
+        """Select word ``index``'s tag (or the collapsed phrase it is in) and light the word
+        up; the item to centre on."""
+        if not 1 <= index <= len(self.words):
+            return None
+        inside = [i for i in self.nodes if i.span[0] <= index - 1 <= i.span[1]
+                  and (i.node.word == index - 1 or i.collapsed)]
+        self.clearSelection()
+        if inside:
+            inside[0].setSelected(True)
+        self.hover(None)
+        word = self.words[index - 1]
+        word.set_lit(True)
+        return word
+
     def word_at(self, pos: QPointF) -> int | None:
         for item in self.items(pos):
             if isinstance(item, WordItem):
@@ -343,6 +299,11 @@ class ParseView(QGraphicsView):
         self._drag_from: int | None = None
         self._rubber: QGraphicsLineItem | None = None
         scene.cleared.connect(self._forget_drag)
+        self.word_field = QLineEdit(self)  # Go to Word's number
+        self.word_field.setFixedWidth(130)
+        self.word_field.hide()
+        self.word_field.returnPressed.connect(self._go_to_word)
+        self.word_field.editingFinished.connect(self.word_field.hide)
 
     def _forget_drag(self) -> None:
         """The scene's items are gone: a drag in progress (and its line) with them."""
@@ -374,11 +335,15 @@ class ParseView(QGraphicsView):
         self.set_zoom(1.0)
 
     def show_new(self) -> None:
-        """A sentence was drawn anew: apply the zoom mode, start at its top left."""
+        """A sentence was drawn anew: apply the zoom mode, start at its top left. Fitting,
+        a sentence too wide for the view even at the legible floor is drawn compact."""
+        scene = self.scene()
         self.resetTransform()
         if self.fitting:
-            width = self.scene().sceneRect().width()
-            room = self.viewport().width()
+            bar = self.verticalScrollBar()  # a tall tree's bar takes width from the view
+            room = self.viewport().width() - (0 if bar.isVisible() else bar.sizeHint().width())
+            scene.set_compact(scene.natural_width() * self.smallest > room)
+            width = scene.sceneRect().width()
             if width > room:
                 factor = max(self.smallest, room / width)
                 self.scale(factor, factor)
@@ -386,6 +351,58 @@ class ParseView(QGraphicsView):
             self.scale(self.factor, self.factor)
         self.horizontalScrollBar().setValue(0)
         self.verticalScrollBar().setValue(0)
+
+    def zoom_to_selection(self) -> None:
+        """The selected phrases with their words fill the view (a fixed scale from then)."""
+        scene = self.scene()
+        items = scene.selected_items()
+        if not items:
+            self.message.emit("Select a phrase first: Zoom to Selection shows it whole")
+            return
+        lo = min(i.span[0] for i in items)
+        hi = max(i.span[1] for i in items)
+        area = items[0].sceneBoundingRect()
+        for item in [*items, scene.words[lo], scene.words[hi]]:
+            area = area.united(item.sceneBoundingRect())
+        self.fitInView(area.adjusted(-MARGIN, -MARGIN, MARGIN, MARGIN), Qt.KeepAspectRatio)
+        scale = min(max(self.transform().m11(), 0.1), 3.0)
+        self.set_zoom(scale)
+        self.centerOn(area.center())
+
+    def ask_word(self) -> None:
+        """Go to Word: a small field over the view; a number and Enter select that word."""
+        n = len(self.scene().words)
+        if not n:
+            return
+        self.word_field.setValidator(QIntValidator(1, n, self.word_field))
+        self.word_field.setPlaceholderText(f"word 1-{n}, Enter")
+        self.word_field.clear()
+        self.word_field.adjustSize()
+        self.word_field.move(8, 8)
+        self.word_field.show()
+        self.word_field.setFocus()
+
+    def _go_to_word(self) -> None:
+        text = self.word_field.text()
+        self.word_field.hide()
+        self.setFocus()
+        item = self.scene().select_word(int(text)) if text.isdigit() else None
+        if item is not None:
+            self.centerOn(item)
+            self.message.emit(f"Word {text}: {item.form}")
+
+    def toggle_collapsed(self) -> None:
+        """Collapse the selected phrase to one node with its words, or expand it."""
+        items = self.scene().selected_items()
+        if len(items) == 1 and items[0].node.word < 0:
+            path = items[0].path
+            self.scene().toggle_collapsed(items[0])
+            if self.fitting:
+                self.show_new()  # the sentence may fit uncompacted now, or no longer
+                self.scene().select_path(path)
+            self.ensureVisible(self.scene().selected_items()[0])
+        else:
+            self.message.emit("Select one phrase to collapse or expand it (C)")
 
     def start_reattach(self) -> None:
         """Edit > Re-attach Word: choose the selected node's head word's new head."""
@@ -425,6 +442,15 @@ class ParseView(QGraphicsView):
         else:
             super().wheelEvent(event)
 
+    def mouseDoubleClickEvent(self, event) -> None:
+        """Double-clicking a phrase collapses or expands it."""
+        item = self.itemAt(event.position().toPoint())
+        if isinstance(item, NodeItem) and item.node.word < 0:
+            item.setSelected(True)
+            self.toggle_collapsed()
+            return
+        super().mouseDoubleClickEvent(event)
+
     def mousePressEvent(self, event) -> None:
         if event.button() == Qt.LeftButton:
             word = self.scene().word_at(self.mapToScene(event.position().toPoint()))
@@ -456,10 +482,3 @@ class ParseView(QGraphicsView):
                 self.reattach_requested.emit(dep, head)
             return
         super().mouseReleaseEvent(event)
-
-
-def _height(node: LexNode) -> int:
-    if node.word >= 0:
-        return 1
-    return 1 + max(_height(c) for c in node.children)
-

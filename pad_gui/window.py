@@ -27,7 +27,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from pad_engine.api import InputError, edits
+from pad_engine.api import InputError, edits, removed_brackets
 from pad_gui import actions, collector, ui_thread
 from pad_gui.batch_dialog import show_batch_dialog
 from pad_gui.candidates import CandidatePanel
@@ -41,7 +41,7 @@ from pad_gui.detached_dialog import DetachedDialog
 from pad_gui.dialogs import EffortDialog, HelpDialog, OpenDialog, bring_to_front
 from pad_gui.editing import TreeEditor
 from pad_gui.model_versions import ModelDialogs
-from pad_gui.parse_items import LEGEND
+from pad_gui.parse_items import legend_html
 from pad_gui.parse_view import ParseScene, ParseView
 from pad_gui.qtcompat import protect_singletons
 from pad_gui.quality_views import QualityViews
@@ -50,13 +50,6 @@ from pad_gui.undo import UndoStacks
 
 PANEL = (170, 230)  # px the sentence list and the candidates need at least
 FRAME = (16, 40)  # px of borders and title bar a window manager may add around the window
-
-
-def legend_html() -> str:
-    """The parse view's colours, one meaning each."""
-    return " &nbsp; ".join(f"<span style='background:{c.name()}'>&nbsp;&nbsp;&nbsp;</span>"
-                           "&nbsp;" + t.replace(" ", "&nbsp;").replace("-", "&#8209;")
-                           for c, t in LEGEND)
 
 
 class MainWindow(QMainWindow):
@@ -215,6 +208,9 @@ class MainWindow(QMainWindow):
             "zoom-out": lambda: view.zoom(0.8),
             "fit-width": view.fit_width,
             "actual-size": view.reset_zoom,
+            "zoom-selection": view.zoom_to_selection,
+            "go-to-word": view.ask_word,
+            "collapse": view.toggle_collapsed,
             "effort": self.show_effort,
             "retrain": md.show_retrain,
             "learning-curve": md.show_curve,
@@ -346,8 +342,10 @@ class MainWindow(QMainWindow):
         lifted = {}
         if isinstance(decoded, list) and decoded and view.tree is None:
             lifted = {lift.dependent: lift.new_head for lift in decoded[0].lifted}
+        first = decoded[0].tree if isinstance(decoded, list) and decoded else None
+        removed = removed_brackets(first, tree) if view.tree is None and first and tree else ()
         self.scene.show_sentence(sent.forms, s.tags(idx), list(view.heads), s.rels(idx), tree,
-                                 diff, changed, lifted, edited)
+                                 diff, changed, lifted, edited, removed)
         self.workspace.choosing.show(sent.forms, view.heads)
         if select is not None:
             self.scene.select_path(select)

@@ -10,12 +10,12 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from pad_gui.store_rows import saved_sentence
 
 from pad_engine.api import LexNode, Model, PadError, RuleBasedEngine, edits, read_conll
 from pad_gui.controllers import layers
 from pad_gui.controllers.engine import BACKGROUND, NOW, SOON, EngineThread
 from pad_gui.controllers.models import ModelVersions
+from pad_gui.controllers.project_rows import saved_sentence
 from pad_gui.controllers.projects import MAX_RECENT, Projects, default_project_path
 from pad_gui.controllers.reattach import Change, HeadChoice, Reattach
 from pad_gui.controllers.retraining import Retraining

@@ -21,6 +21,7 @@ it reports progress every :data:`STEP` sentences and stops when cancelled.
 
 from __future__ import annotations
 
+import dataclasses
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -63,7 +64,7 @@ def pending(session: Session) -> list[Pending]:
             continue
         view = session.view(idx)
         if view.tree is None:
-            out.append(Pending(idx, session.with_heads(idx, view.heads),
+            out.append(Pending(idx, session.as_viewed(idx, view),
                                session.cache.packed(session.key(idx, view))))
     return out
 
@@ -141,7 +142,7 @@ class Review:
     def sentence(self) -> DepSentence:
         """The current sentence under the arcs its trees were decoded with."""
         c = self.current
-        return self.session.with_heads(c.idx, c.heads)
+        return dataclasses.replace(self.session.as_viewed(c.idx), heads=list(c.heads))
 
     def added(self) -> Counter[tuple[str, int, int]]:
         """The brackets the new tree adds: marked in it, as a candidate's are."""

@@ -152,12 +152,14 @@ class TreeEditor(QObject):
         return False
 
     def _double_click(self, pos) -> bool:
-        """A tag: edit it; a phrase: relabel it; a word or an arc (its label): edit the
-        word's relation."""
+        """A tag: edit it; a word or an arc (its label): edit the word's relation. A phrase
+        is left to the view, where a double-click collapses or expands it."""
         for item in self.scene.items(pos):
             if isinstance(item, NodeItem):
+                if item.node.word < 0:
+                    return False
                 self.scene.select_path(item.path)
-                (self.focus_tag if item.node.word >= 0 else self.focus_label)()
+                self.focus_tag()
                 return True
             arc = next((a for a in self.scene.arcs if item in (a, a.label_item)), None)
             word = item.index if isinstance(item, WordItem) else arc.dep if arc else None

@@ -12,7 +12,7 @@ import uuid
 from collections.abc import Callable
 from types import ModuleType
 
-from pad_engine.batch.parts import Parts, convert_part
+from pad_engine.batch.parts import Parts, convert_part, run_until_stopped
 from pad_engine.batch.progress import Tracker
 from pad_engine.batch.report import FileResult
 from pad_engine.batch.tasks import TICK, Finish, Task
@@ -69,7 +69,6 @@ def run_dask(address: str, todo: list[Task], finish: Finish, tracker: Tracker,
     except (OSError, TimeoutError) as err:
         raise PadError(f"cannot reach the Dask scheduler at {address}: {err}") from None
     name = f"pad-convert-cancel-{uuid.uuid4().hex}"
-    cancelled = False
     with client:
         event = dask.Event(name, client=client)
         workers = max(1, sum(w.get("nthreads", 1) for w in
@@ -82,23 +81,20 @@ def run_dask(address: str, todo: list[Task], finish: Finish, tracker: Tracker,
                       else client.submit(_dask_part, task, part, parts, name, pure=False,
                                          key=key))
             pending[future] = (task, part)
-        try:
-            while pending and not cancelled:
-                time.sleep(TICK)
-                for future in [f for f in pending if f.done()]:
-                    task, part = pending.pop(future)
-                    try:
-                        result = future.result()
-                    except Exception as err:  # noqa: BLE001 - reported per file
-                        result = err
-                    units.done(task, part, result)
-                cancelled = stop()
-        except KeyboardInterrupt:
-            cancelled = True
-            raise
-        finally:
-            if cancelled:
-                event.set()
-                units.drop_unfinished()
-                client.cancel(list(pending))
+        def step() -> None:
+            time.sleep(TICK)
+            for future in [f for f in pending if f.done()]:
+                task, part = pending.pop(future)
+                try:
+                    result = future.result()
+                except Exception as err:  # noqa: BLE001 - reported per file
+                    result = err
+                units.done(task, part, result)
+
+        def cancel() -> None:
+            event.set()
+            units.drop_unfinished()
+            client.cancel(list(pending))
+
+        cancelled = run_until_stopped(lambda: bool(pending), step, stop, cancel)
     return cancelled

@@ -26,6 +26,25 @@ PART_BYTES = 1 << 20  # with several workers, files are cut into parts of at lea
 PARTS_DIR = ".pad-parts"  # finished parts of files not yet joined, kept across runs
 
 
+def run_until_stopped(pending: Callable[[], bool], step: Callable[[], None],
+                      stop: Callable[[], bool], cancel: Callable[[], None]) -> bool:
+    """The loop both runners share: ``step`` (wait a tick, collect what finished) while work
+    is ``pending`` and ``stop()`` has not asked to stop; on a stop or Ctrl+C, ``cancel`` (tell
+    the workers, drop unfinished parts) before leaving. True when cancelled."""
+    cancelled = False
+    try:
+        while pending() and not cancelled:
+            step()
+            cancelled = stop()
+    except KeyboardInterrupt:
+        cancelled = True
+        raise
+    finally:
+        if cancelled:
+            cancel()
+    return cancelled
+
+
 def file_parts(size: int, jobs: int) -> int:
     """How many parts a file of ``size`` bytes is cut into for ``jobs`` processes."""
     return 1 if jobs < 2 else max(1, min(2 * jobs, size // PART_BYTES))

@@ -8,7 +8,7 @@ import threading
 import time
 from collections.abc import Callable
 
-from pad_engine.batch.parts import Parts, convert_part
+from pad_engine.batch.parts import Parts, convert_part, run_until_stopped
 from pad_engine.batch.progress import Tracker
 from pad_engine.batch.report import FileResult
 from pad_engine.batch.tasks import TICK, Finish, Stop, Task
@@ -133,19 +133,16 @@ def run_pool(jobs: int, todo: list[Task], finish: Finish, tracker: Tracker,
                 error = future.exception()
                 units.done(task, part, error if error is not None else future.result())
 
-    cancelled = False
+    def cancel() -> None:
+        cancel_event.set()
+        units.drop_unfinished()
+
     try:
-        while pending and not cancelled:
-            done, _ = wait(pending, timeout=TICK, return_when=FIRST_COMPLETED)
-            collect(done)
-            cancelled = stop()
-    except KeyboardInterrupt:
-        cancelled = True
-        raise
+        cancelled = run_until_stopped(
+            lambda: bool(pending),
+            lambda: collect(wait(pending, timeout=TICK, return_when=FIRST_COMPLETED)[0]),
+            stop, cancel)
     finally:
-        if cancelled:
-            cancel_event.set()
-            units.drop_unfinished()
         pool.shutdown(wait=True, cancel_futures=True)
         collect([f for f in pending if f.done()])  # files finished before the stop still count
     return cancelled

@@ -88,7 +88,9 @@ def test_the_changes_a_new_model_makes_on_the_uncorrected_sentences(w, sample):
     assert review.position() == f"{len(review)} of {len(review)}"
 
 
-def test_a_retrain_that_changes_trees_waits_for_the_annotator(w, sample, tiny_model):
+def _three_corrected(w, sample, tiny_model) -> tuple[ModelVersions, list[Worker], Retraining]:
+    """The sample open with its first three sentences corrected, and a retraining whose
+    runs are collected (not started) for the test to drive."""
     models = ModelVersions(w, tiny_model)
     runs: list[Worker] = []
     retraining = Retraining(models, runs.append)
@@ -97,6 +99,11 @@ def test_a_retrain_that_changes_trees_waits_for_the_annotator(w, sample, tiny_mo
         w.show(idx)
         decoded(w, idx)
         w.toggle_corrected()
+    return models, runs, retraining
+
+
+def test_a_retrain_that_changes_trees_waits_for_the_annotator(w, sample, tiny_model):
+    models, runs, retraining = _three_corrected(w, sample, tiny_model)
     before = {idx: decoded(w, idx) for idx in (10, 20)}
     retraining.start(continued=False, labels=False)
     runs[-1].start()
@@ -152,14 +159,7 @@ def test_a_better_version_waits_only_when_it_changes_trees(w, sample, tiny_model
     if not changes_any:
         monkeypatch.setattr(retraining_module, "compare_uncorrected",
                             lambda todo, *a: Changes((), len(todo)))
-    models = ModelVersions(w, tiny_model)
-    runs: list[Worker] = []
-    retraining = Retraining(models, runs.append)
-    assert w.open(sample)
-    for idx in range(3):
-        w.show(idx)
-        decoded(w, idx)
-        w.toggle_corrected()
+    models, runs, retraining = _three_corrected(w, sample, tiny_model)
     retraining.start(continued=False, labels=False)
     runs[-1].start()
     pump(runs[-1], w.engine.worker, until=lambda: not retraining.running)

@@ -56,8 +56,9 @@ from pad_engine.decoding.kbest import (
     E_X,
     E_Y,
     Work,
-    combine_edges,
+    combine,
     finish_cell,
+    keep_best,
 )
 from pad_engine.decoding.records import (
     EXACT,
@@ -108,13 +109,14 @@ def _side_mode(th, tl, tr, nrows, side_keys, side_p, side_n, alpha):
 
 
 @njit(cache=True)
-def _transition(c, h, a, b, side, nl, nr, lptr, rptr, ldeps, rdeps, lo, hi, prune, rows, nrows,
-                side_keys, side_p, side_n, alpha):
-    """The attachment that builds cell c = (h, a, b): side 0 attaches h's a-th left
-    dependent to cell (h, a-1, b), side 1 its b-th right dependent to (h, a, b-1).
-    Returns (source cell, dependent m, split k, rule direction); source is -1 when there is
-    no such attachment or pruning 2 rules that side out. It takes the arrays, not the
-    records: it runs twice a cell, where the records' reference counts would cost time."""
+def _transition(st, g, rows, alpha, prune, c, h, a, b, side):
+    """The attachment that builds cell c = (h, a, b) of a sentence of structure ``st``:
+    side 0 attaches h's a-th left dependent to cell (h, a-1, b), side 1 its b-th right
+    dependent to (h, a, b-1). Returns (source cell, dependent m, split k, rule direction);
+    source is -1 when there is no such attachment or pruning 2 (grammar ``g``, tag rows
+    ``rows``) rules that side out. Taking the records measured no slower than their arrays."""
+    nl, nr, lptr, rptr, ldeps, rdeps, lo, hi = (st.nl, st.nr, st.lptr, st.rptr, st.ldeps,
+                                                st.rdeps, st.lo, st.hi)
     if side == 0:
         if a == 0:
             return -1, 0, 0, 0
@@ -127,7 +129,7 @@ def _transition(c, h, a, b, side, nl, nr, lptr, rptr, ldeps, rdeps, lo, hi, prun
         k, direction = lo[m] - 1, 0
     if prune and sa < nl[h] and sb < nr[h]:
         mode = _side_mode(rows[h], rows[ldeps[lptr[h] + sa]], rows[rdeps[rptr[h] + sb]],
-                          nrows, side_keys, side_p, side_n, alpha)
+                          g.nrows, g.side_keys, g.side_p, g.side_n, alpha)
         if (mode == 1 and side == 1) or (mode == 2 and side == 0):
             return -1, 0, 0, 0
     return src, m, k, direction
@@ -196,7 +198,6 @@ def _chart(inp, K, budget):
     spans = s.spans
     binary, unary, ptr, ids, tag_sym = g.binary, g.unary, g.ptr, g.ids, g.tag_sym
     rule_key, unary_key, parent_key = g.rule_key, g.unary_key, g.parent_key
-    side_keys, side_p, side_n = g.side_keys, g.side_p, g.side_n
     sym_key, glue_parent, learned, top_over, real = (g.sym_key, g.glue_parent, g.learned,
                                                      g.top_over, g.real)
     nsym, nrows, top, nb, nu = g.nsym, g.nrows, g.top, g.binary.shape[0], g.unary.shape[0]
@@ -228,7 +229,6 @@ def _chart(inp, K, budget):
     by_sym = np.empty(256, np.int64)  # combine's work arrays: edges by symbol, group starts
     start = np.empty(nsym + 1, np.int64)
     layer_item = np.full((L, nsym), -1, np.int64)
-    work = Work(E, es, hs, hx, by_sym, start, cslot, layer_item)  # again when one grows
     ctx = binary_context_array(labels, spans)
     uctx = unary_context_array(spans)
     cache, stamp = score_cache(nsym)
@@ -300,7 +300,6 @@ def _chart(inp, K, budget):
                         if bound > E.shape[0]:
                             E, es, by_sym = (grow_rows(E, 0, bound), grow(es, 0, bound),
                                             grow(by_sym, 0, bound))
-                            work = Work(E, es, hs, hx, by_sym, start, cslot, layer_item)
                         if ui + new > items.shape[0]:
                             items = grow_rows(items, ui, new)
                         if ue + K * new > ps.shape[0]:
@@ -312,13 +311,11 @@ def _chart(inp, K, budget):
                         if K > 1 and hs.shape[0] < bound + 2 * K:
                             hs, hx = np.empty(2 * bound + 2 * K), np.empty(
                                 (2 * bound + 2 * K, 3), np.int64)
-                            work = Work(E, es, hs, hx, by_sym, start, cslot, layer_item)
                         ne = 0
                         if layer == 0:  # attach the next left (side 0) or right (1) dependent
                             for side in range(2):
-                                src, m, k, direction = _transition(
-                                    c, h, a, b, side, nl, nr, lptr, rptr, ldeps, rdeps, lo, hi,
-                                    prune, rows, nrows, side_keys, side_p, side_n, alpha)
+                                src, m, k, direction = _transition(st, g, rows, alpha, prune,
+                                                                   c, h, a, b, side)
                                 if src < 0:
                                     continue
                                 binary_context(i, k, j, h, m, words, tags, labels, spans, ctx)
@@ -408,8 +405,12 @@ def _chart(inp, K, budget):
                                     E[ne, E_Y], E[ne, E_NY] = -1, 1
                                     es[ne] = sc
                                     ne += 1
-                        count, used = combine_edges(work, ne, K, ps, pe, items, ui, ue, slot,
-                                                    within if prune else np.inf)
+                        if K == 1:  # each symbol's best edge: no work record per layer
+                            count = used = keep_best(E, es, ne, ps, pe, items, ui, ue, slot)
+                        else:
+                            count, used = combine(
+                                Work(E, es, hs, hx, by_sym, start, cslot, layer_item), ne, K,
+                                ps, pe, items, ui, ue, slot, within if prune else np.inf)
                         if cell_beam < np.inf:
                             count = keep_within(items, ui, count, ps, cell_beam, real, c == hc)
                             used = compact(items, ui, count, ps, pe, ue)
@@ -424,7 +425,6 @@ def _chart(inp, K, budget):
                     if bound > E.shape[0]:
                         E, es, by_sym = (grow_rows(E, 0, bound), grow(es, 0, bound),
                                         grow(by_sym, 0, bound))
-                        work = Work(E, es, hs, hx, by_sym, start, cslot, layer_item)
                     if uf + 2 * bound > finals.shape[0]:
                         finals = grow_rows(finals, uf, 2 * bound)
                     if ue + K * bound > ps.shape[0]:
@@ -435,7 +435,7 @@ def _chart(inp, K, budget):
                     if K > 1 and hs.shape[0] < bound + 2 * K:
                         hs, hx = np.empty(2 * bound + 2 * K), np.empty((2 * bound + 2 * K, 3),
                                                                      np.int64)
-                        work = Work(E, es, hs, hx, by_sym, start, cslot, layer_item)
+                    work = Work(E, es, hs, hx, by_sym, start, cslot, layer_item)
                     nf, used = finish_cell(c, K, lay, items, finals, uf, ps, pe, ue, slot, work,
                                            within if prune else np.inf, cell_beam, real,
                                            c == hc)

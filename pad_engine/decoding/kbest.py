@@ -144,7 +144,7 @@ def combine(w, ne, K, ps, pe, items, ui, ue, slot, within):
 
 
 @njit(cache=True)
-def _keep_best(E, es, ne, ps, pe, items, ui, ue, slot):
+def keep_best(E, es, ne, ps, pe, items, ui, ue, slot):
     """The 1-best combine: per symbol, its best edge. Writes the new items from ``ui`` (one
     entry each, from ``ue``) and returns how many."""
     count = 0
@@ -165,16 +165,6 @@ def _keep_best(E, es, ne, ps, pe, items, ui, ue, slot):
     for q in range(count):
         slot[items[ui + q, 0]] = -1
     return count
-
-
-@njit(cache=True)
-def combine_edges(w, ne, K, ps, pe, items, ui, ue, slot, within):
-    """An item per symbol of the edges, with its best (K = 1) or K best derivations
-    (:func:`combine`). Returns (items, entries) written."""
-    if K == 1:
-        count = _keep_best(w.E, w.es, ne, ps, pe, items, ui, ue, slot)
-        return count, count
-    return combine(w, ne, K, ps, pe, items, ui, ue, slot, within)
 
 
 @njit(cache=True)

@@ -32,9 +32,12 @@ class Method:
     pulls toward the base's weights (``anchored``: a prior on the offset w - w_base) rather
     than toward zero, how many of the file's uncorrected d-parses, decoded by the base, are
     trained on beside the trees (``self_train``: the base's own trees keep it where the
-    corrections say nothing), and whether the number of epochs (none at all, when training
+    corrections say nothing; ``teacher`` "adapted": the trees of the base first adapted to
+    the corrected ones), and whether the number of epochs (none at all, when training
     makes them worse) is chosen on the last fifth of the corrected trees (:data:`DEV_PART`)
-    (``validated``: the file's next sentences are what the model must do better on)."""
+    (``validated``: the file's next sentences are what the model must do better on), and
+    whether the base is kept unless cross-validation on the corrected trees scores the
+    adapted model above it (``guarded``: :func:`guard`)."""
 
     name: str
     epochs: int = 10
@@ -44,6 +47,8 @@ class Method:
     anchored: bool = False
     self_train: int = 0
     validated: bool = False
+    guarded: bool = False
+    teacher: str = "base"  # whose trees the self-trained sentences get: "base" or "adapted"
 
 
 CONTINUED = Method("continued")  # the settings a model is first trained with
@@ -53,10 +58,15 @@ METHODS = (
     Method("anchored-0.03", eta=0.03, anchored=True),
     Method("self-train", eta=0.03, anchored=True, self_train=100),
     Method("validated", eta=0.03, anchored=True, validated=True),
+    Method("guarded", eta=0.03, anchored=True, guarded=True),
+    Method("self-train-adapted", eta=0.03, anchored=True, self_train=200, teacher="adapted"),
+    Method("anchored-0.03-20", eta=0.03, anchored=True, epochs=20),
+    Method("anchored-0.1", eta=0.1, anchored=True),
 )
 DEFAULT = METHODS[2]  # anchored-0.03: docs/ADAPTATION.md
 DEV_PART = 5  # a validated method holds out the last fifth of the trees to choose epochs
 DEV_FROM = 10  # ... once there are this many (fewer leave too few to judge by: its epochs)
+GUARD_FOLDS = 5  # as the app's Retrain dialog compares (pad_gui.controllers.retraining.FOLDS)
 VALIDATION_SHARE = 0.5  # of the progress reported, the validation's (about half the work)
 
 
@@ -75,7 +85,13 @@ def adapt(examples: list[Example], base: Model, method: Method = DEFAULT, *,
     """``base`` continued on the corrected trees as ``method`` says; ``pool``: the file's
     d-parses (self-training decodes some that are not among the examples). Raises
     train.Cancelled when cancelled."""
-    extra = _self_trees(base, examples, pool, method.self_train) if method.self_train else []
+    if method.guarded:
+        return guard(examples, base, replace(method, guarded=False), pool=pool, seed=seed,
+                     cancel=cancel)
+    teacher = base
+    if method.self_train and method.teacher == "adapted":
+        teacher = adapt(examples, base, replace(method, self_train=0), seed=seed, cancel=cancel)
+    extra = _self_trees(teacher, examples, pool, method.self_train) if method.self_train else []
     # a base model trained without the back-off rules has no weights for them: adding them
     # lets untrained rules compete with what it learned (bundled model + 200 trees with
     # back-off: PTB test F1 97.45 -> 97.07; without: 97.35)
@@ -149,3 +165,35 @@ def _self_trees(base: Model, examples: list[Example], pool: Sequence[DepSentence
         if parse.how != "fallback":
             out.append(example_from_lextree(parse.tree, sent.forms, sent.rels))
     return out
+
+
+def guard(examples: list[Example], base: Model, method: Method = DEFAULT, *,
+          folds: int = GUARD_FOLDS, pool: Sequence[DepSentence] = (), seed: int = 0,
+          cancel: Callable[[], bool] | None = None) -> Model:
+    """``base`` adapted by ``method``, or ``base`` itself (its training notes saying so)
+    unless ``folds``-fold cross-validation on the corrected trees scores the adapted model
+    above it: what the app's Retrain does, whose dialog puts a new version into use only
+    when it scored better on the same held-out folds (``retrain.compare``). Where the
+    corrections show nothing the base does not already do, the updates are noise, and
+    this keeps the base's trees."""
+    from pad_engine.learning.retrain import evaluate
+
+    k = min(folds, len(examples))
+    gained = 1.0
+    if k >= 2:
+        gold, new, old = [], [], []
+        for f in range(k):
+            held = examples[f::k]
+            kept = [ex for i, ex in enumerate(examples) if i % k != f]
+            trained = evaluate(adapt(kept, base, method, pool=pool, seed=seed, cancel=cancel),
+                               held, cancel=cancel)
+            gold += trained.gold
+            new += trained.test
+            old += evaluate(base, held, cancel=cancel).test
+        gained = bracket_f1(score(gold, new)) - bracket_f1(score(gold, old))
+    if gained <= 0:
+        return replace(base, training={**base.training, "guard": round(gained, 2),
+                                       "adaptation": "guarded: kept the model"})
+    model = adapt(examples, base, method, pool=pool, seed=seed, cancel=cancel)
+    model.training["guard"] = round(gained, 2) if k >= 2 else "not measured: fewer than 2 trees"
+    return model

@@ -49,6 +49,7 @@ class Method:
     validated: bool = False
     guarded: bool = False
     teacher: str = "base"  # whose trees the self-trained sentences get: "base" or "adapted"
+    backoff: bool | None = None  # add the back-off rules (None: as the base was trained)
 
 
 CONTINUED = Method("continued")  # the settings a model is first trained with
@@ -62,6 +63,8 @@ METHODS = (
     Method("self-train-adapted", eta=0.03, anchored=True, self_train=200, teacher="adapted"),
     Method("anchored-0.03-20", eta=0.03, anchored=True, epochs=20),
     Method("anchored-0.1", eta=0.1, anchored=True),
+    Method("backoff", eta=0.03, anchored=True, backoff=True),
+    Method("margin-2", eta=0.03, anchored=True, margin=2.0),
 )
 DEFAULT = METHODS[2]  # anchored-0.03: docs/ADAPTATION.md
 DEV_PART = 5  # a validated method holds out the last fifth of the trees to choose epochs
@@ -95,7 +98,7 @@ def adapt(examples: list[Example], base: Model, method: Method = DEFAULT, *,
     # a base model trained without the back-off rules has no weights for them: adding them
     # lets untrained rules compete with what it learned (bundled model + 200 trees with
     # back-off: PTB test F1 97.45 -> 97.07; without: 97.35)
-    backoff = bool(base.training.get("backoff"))
+    backoff = bool(base.training.get("backoff")) if method.backoff is None else method.backoff
     trees = [*examples, *extra]
     epochs = method.epochs
     final = progress

@@ -26,6 +26,8 @@ from pad_engine.trees.deptree import DepSentence, tree_problem
 from pad_engine.trees.lextree import to_line
 from pad_engine.trees.projectivize import projectivize
 
+GUARD_FOLDS = 5  # as the app's Retrain dialog compares (pad_gui.controllers.retraining.FOLDS)
+
 
 @dataclass(frozen=True)
 class Method:
@@ -49,6 +51,7 @@ class Method:
     self_train: int = 0
     validated: bool = False
     guarded: bool = False
+    folds: int = GUARD_FOLDS  # the guard's cross-validation folds (at most one per tree)
     teacher: str = "base"  # whose trees the self-trained sentences get: "base" or "adapted"
     backoff: bool | None = None  # add the back-off rules (None: as the base was trained)
 
@@ -61,6 +64,7 @@ METHODS = (
     Method("self-train", eta=0.03, anchored=True, self_train=100),
     Method("validated", eta=0.03, anchored=True, validated=True),
     Method("guarded", eta=0.03, anchored=True, guarded=True),
+    Method("guarded-10", eta=0.03, anchored=True, guarded=True, folds=10),
     Method("self-train-adapted", eta=0.03, anchored=True, self_train=200, teacher="adapted"),
     Method("anchored-0.03-20", eta=0.03, anchored=True, epochs=20),
     Method("anchored-0.1", eta=0.1, anchored=True),
@@ -70,7 +74,6 @@ METHODS = (
 DEFAULT = METHODS[2]  # anchored-0.03: docs/ADAPTATION.md
 DEV_PART = 5  # a validated method holds out the last fifth of the trees to choose epochs
 DEV_FROM = 10  # ... once there are this many (fewer leave too few to judge by: its epochs)
-GUARD_FOLDS = 5  # as the app's Retrain dialog compares (pad_gui.controllers.retraining.FOLDS)
 VALIDATION_SHARE = 0.5  # of the progress reported, the validation's (about half the work)
 
 
@@ -90,8 +93,8 @@ def adapt(examples: list[Example], base: Model, method: Method = DEFAULT, *,
     d-parses (self-training decodes some that are not among the examples). Raises
     train.Cancelled when cancelled."""
     if method.guarded:
-        return guard(examples, base, replace(method, guarded=False), pool=pool, seed=seed,
-                     cancel=cancel)
+        return guard(examples, base, replace(method, guarded=False), folds=method.folds,
+                     pool=pool, seed=seed, cancel=cancel)
     teacher = base
     if method.self_train and method.teacher == "adapted":
         teacher = adapt(examples, base, replace(method, self_train=0), seed=seed, cancel=cancel)

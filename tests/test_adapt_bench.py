@@ -35,16 +35,17 @@ def test_group_names():
 
 def test_adapt_prints_each_size_method_and_group(genre_folder, toy_model_path, capsys):
     assert main(["learning-curve", "--adapt", "--treebank", str(genre_folder), "--model",
-                 str(toy_model_path), "--sizes", "2", "--methods", "continued", "scratch",
-                 "--groups", "news", "whow"]) == 0
+                 str(toy_model_path), "--sizes", "2", "--methods", "continued", "guarded",
+                 "scratch", "--groups", "news", "whow"]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[1] == "# groups: news (7 correctable, 7 scored), whow (7 correctable, 7 scored)"
     rows = {line.split("\t")[1]: line.split("\t") for line in out[3:]}
-    assert set(rows) >= {"Retrain default (anchored-0.03)", "continued", "scratch", "model alone",
-                         "projection alone", "  news", "  whow"}
+    assert set(rows) >= {"Retrain default (anchored-0.03)", "continued", "guarded", "scratch",
+                         "model alone", "projection alone", "  news", "  whow"}
     # the toy model knows these trees: corrections of trees it builds take nothing away
     assert rows["model alone"][2] == "100.00"
     assert rows["Retrain default (anchored-0.03)"][2] == "100.00"
+    assert rows["guarded"][2] == "100.00"
 
 
 def test_adapt_bad_input(genre_folder, capsys):

@@ -100,3 +100,23 @@ def test_a_validated_method_chooses_its_epochs_on_the_last_trees(base):
     assert _decoded(model, unseen) == _gold(unseen)
     assert shares == sorted(shares)
     assert shares[-1] == 1.0
+
+
+def test_the_guard_keeps_the_model_where_corrections_teach_nothing(base):
+    parser = Parser(base)
+    sentences = _examples([_verb_pp(i, nested=False) for i in range(5)]
+                          + [_other(i) for i in range(5)])
+    own = [example_from_lextree(parser.parse(ex.forms, ex.tags, ex.heads).tree, ex.forms)
+           for ex in sentences]
+    kept = adapt(own, base, by_name("guarded"))
+    assert kept.weights is base.weights
+    assert kept.training["adaptation"] == "guarded: kept the model"
+    assert kept.training["guard"] <= 0
+
+
+def test_the_guard_lets_a_pattern_taught_through(base):
+    taught = _examples([_verb_pp(i, nested=True) for i in range(10)])
+    unseen = _examples([_verb_pp(i, nested=True) for i in range(10, 16)])
+    model = adapt(taught, base, by_name("guarded"))
+    assert model.training["guard"] > 0
+    assert _decoded(model, unseen) == _gold(unseen)

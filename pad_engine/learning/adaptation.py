@@ -19,11 +19,14 @@ from dataclasses import dataclass, replace
 
 from pad_engine.decoding.model import Model
 from pad_engine.decoding.parser import Parser
+from pad_engine.errors import Cancelled
 from pad_engine.learning.evalb import bracket_f1, score
 from pad_engine.learning.train import Example, Progress, example_from_lextree, train
 from pad_engine.trees.deptree import DepSentence, tree_problem
 from pad_engine.trees.lextree import to_line
 from pad_engine.trees.projectivize import projectivize
+
+GUARD_FOLDS = 5  # as the app's Retrain dialog compares (pad_gui.controllers.retraining.FOLDS)
 
 
 @dataclass(frozen=True)
@@ -32,9 +35,12 @@ class Method:
     pulls toward the base's weights (``anchored``: a prior on the offset w - w_base) rather
     than toward zero, how many of the file's uncorrected d-parses, decoded by the base, are
     trained on beside the trees (``self_train``: the base's own trees keep it where the
-    corrections say nothing), and whether the number of epochs (none at all, when training
+    corrections say nothing; ``teacher`` "adapted": the trees of the base first adapted to
+    the corrected ones), and whether the number of epochs (none at all, when training
     makes them worse) is chosen on the last fifth of the corrected trees (:data:`DEV_PART`)
-    (``validated``: the file's next sentences are what the model must do better on)."""
+    (``validated``: the file's next sentences are what the model must do better on), and
+    whether the base is kept unless cross-validation on the corrected trees scores the
+    adapted model above it (``guarded``: :func:`guard`)."""
 
     name: str
     epochs: int = 10
@@ -44,6 +50,10 @@ class Method:
     anchored: bool = False
     self_train: int = 0
     validated: bool = False
+    guarded: bool = False
+    folds: int = GUARD_FOLDS  # the guard's cross-validation folds (at most one per tree)
+    teacher: str = "base"  # whose trees the self-trained sentences get: "base" or "adapted"
+    backoff: bool | None = None  # add the back-off rules (None: as the base was trained)
 
 
 CONTINUED = Method("continued")  # the settings a model is first trained with
@@ -53,6 +63,13 @@ METHODS = (
     Method("anchored-0.03", eta=0.03, anchored=True),
     Method("self-train", eta=0.03, anchored=True, self_train=100),
     Method("validated", eta=0.03, anchored=True, validated=True),
+    Method("guarded", eta=0.03, anchored=True, guarded=True),
+    Method("guarded-10", eta=0.03, anchored=True, guarded=True, folds=10),
+    Method("self-train-adapted", eta=0.03, anchored=True, self_train=200, teacher="adapted"),
+    Method("anchored-0.03-20", eta=0.03, anchored=True, epochs=20),
+    Method("anchored-0.1", eta=0.1, anchored=True),
+    Method("backoff", eta=0.03, anchored=True, backoff=True),
+    Method("margin-2", eta=0.03, anchored=True, margin=2.0),
 )
 DEFAULT = METHODS[2]  # anchored-0.03: docs/ADAPTATION.md
 DEV_PART = 5  # a validated method holds out the last fifth of the trees to choose epochs
@@ -75,11 +92,17 @@ def adapt(examples: list[Example], base: Model, method: Method = DEFAULT, *,
     """``base`` continued on the corrected trees as ``method`` says; ``pool``: the file's
     d-parses (self-training decodes some that are not among the examples). Raises
     train.Cancelled when cancelled."""
-    extra = _self_trees(base, examples, pool, method.self_train) if method.self_train else []
+    if method.guarded:
+        return guard(examples, base, replace(method, guarded=False), folds=method.folds,
+                     pool=pool, seed=seed, cancel=cancel)
+    teacher = base
+    if method.self_train and method.teacher == "adapted":
+        teacher = adapt(examples, base, replace(method, self_train=0), seed=seed, cancel=cancel)
+    extra = _self_trees(teacher, examples, pool, method.self_train) if method.self_train else []
     # a base model trained without the back-off rules has no weights for them: adding them
     # lets untrained rules compete with what it learned (bundled model + 200 trees with
     # back-off: PTB test F1 97.45 -> 97.07; without: 97.35)
-    backoff = bool(base.training.get("backoff"))
+    backoff = bool(base.training.get("backoff")) if method.backoff is None else method.backoff
     trees = [*examples, *extra]
     epochs = method.epochs
     final = progress
@@ -148,4 +171,47 @@ def _self_trees(base: Model, examples: list[Example], pool: Sequence[DepSentence
         parse = parser.parse(sent.forms, sent.tags, heads, rels=sent.rels)
         if parse.how != "fallback":
             out.append(example_from_lextree(parse.tree, sent.forms, sent.rels))
+    return out
+
+
+def guard(examples: list[Example], base: Model, method: Method = DEFAULT, *,
+          folds: int = GUARD_FOLDS, pool: Sequence[DepSentence] = (), seed: int = 0,
+          cancel: Callable[[], bool] | None = None) -> Model:
+    """``base`` adapted by ``method``, or ``base`` itself (its training notes saying so)
+    unless ``folds``-fold cross-validation on the corrected trees scores the adapted model
+    above it: what the app's Retrain does, whose dialog puts a new version into use only
+    when it scored better on the same held-out folds (``retrain.compare``). Where the
+    corrections show nothing the base does not already do, the updates are noise, and
+    this keeps the base's trees."""
+    k = min(folds, len(examples))
+    gained = 1.0
+    if k >= 2:
+        gold, new, old = [], [], []
+        for f in range(k):
+            held = examples[f::k]
+            kept = [ex for i, ex in enumerate(examples) if i % k != f]
+            gold += [to_line(ex.lex, ex.forms) for ex in held]
+            new += _decoded(adapt(kept, base, method, pool=pool, seed=seed, cancel=cancel),
+                            held, cancel)
+            old += _decoded(base, held, cancel)
+        gained = bracket_f1(score(gold, new)) - bracket_f1(score(gold, old))
+    if gained <= 0:
+        return replace(base, training={**base.training, "guard": round(gained, 2),
+                                       "adaptation": "guarded: kept the model"})
+    model = adapt(examples, base, method, pool=pool, seed=seed, cancel=cancel)
+    model.training["guard"] = round(gained, 2) if k >= 2 else "not measured: fewer than 2 trees"
+    return model
+
+
+def _decoded(model: Model, examples: list[Example],
+             cancel: Callable[[], bool] | None = None) -> list[str]:
+    """The model's trees of the examples' d-parses (exact decoding, gold tags), as lines:
+    what ``retrain.evaluate`` scores, which this module cannot import (retrain imports it)."""
+    parser = Parser(model)
+    out = []
+    for ex in examples:
+        if cancel is not None and cancel():
+            raise Cancelled()
+        out.append(to_line(parser.parse(ex.forms, ex.tags, ex.heads, prune=False,
+                                        rels=ex.rels).tree, ex.forms))
     return out

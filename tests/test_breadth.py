@@ -129,9 +129,7 @@ def test_oracle_takes_ud_pairs_with_brackets_and_non_projective_arcs(gum_dir, tm
         assert main(["eval", str(gold), str(out), "--delete-label", "ROOT"]) == 0
         report = capsys.readouterr().out
         scores[model] = float(report.split("Bracketing FMeasure       =")[1].split()[0])
-    # 86.42 against 73.86 (60.95 before the PTB model's grammar took its training d-parses'
-    # projections, which derive more of UD's shapes)
-    assert scores[None] > scores["english-ptb-collins"] + 10
+    assert scores[None] > scores["english-ptb-collins"] + 15
 
 
 def test_oracle_skips_one_bad_pair_and_keeps_the_rest(tmp_path, capsys):

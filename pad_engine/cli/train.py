@@ -48,9 +48,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="read the rule-based projection of each d-parse (its phrase labels "
                              "per word and over each span), widen the grammar with the "
                              "projections of the training d-parses and make one pass over "
-                             "1,000 of them first, as Retrain from scratch does: the bundled PTB "
-                             "model's recipe (docs/EXPERIMENTS.md, 'The bundled models'). Not "
-                             "with --labels: the model's labels are then the projection's")
+                             "1,000 of them first, as Retrain from scratch does "
+                             "(docs/EXPERIMENTS.md, 'The projection recipe'). Not with "
+                             "--labels: the model's labels are then the projection's")
     parser.add_argument("--hold-out", type=int, default=0, metavar="K",
                         help="with --deps: set every K-th file pair aside (every K-th "
                              "sentence with fewer than K files) and report F1 on it")
@@ -63,7 +63,7 @@ def run(args: argparse.Namespace) -> int:
 
     from pad_engine.decoding.model import DEFAULT_BITS
     from pad_engine.io.gate import check_inputs, prepare_outputs
-    from pad_engine.learning.train import bundled_recipe, train
+    from pad_engine.learning.train import projection_recipe, train
     from pad_engine.trees.headrules import SHIPPED
 
     _check_options(args)
@@ -95,7 +95,7 @@ def run(args: argparse.Namespace) -> int:
     model = train(examples, epochs=args.epochs, seed=args.seed, headrules=headrules,
                   progress=report, backoff=args.backoff,
                   bits=DEFAULT_BITS if args.bits is None else args.bits,
-                  **(bundled_recipe(examples) if args.projection
+                  **(projection_recipe(examples) if args.projection
                      else {"labels": _label_source(args)}))
     model.training["files"] = [str(p).split("/")[-1] for p in args.trees][:50]
     if args.deps:

@@ -26,14 +26,14 @@ from pad_engine.errors import InputError
 from pad_engine.io.conll import format_conllx
 from pad_engine.io.gate import read_bytes, write_text
 from pad_engine.learning.evalb import bracket_f1, score
-from pad_engine.learning.train import Example, bundled_recipe, examples_from_penn, train
+from pad_engine.learning.train import Example, examples_from_penn, train
 from pad_engine.trees.deplabels import SCHEMES
 from pad_engine.trees.deptree import DepSentence
 from pad_engine.trees.lextree import to_line
 
 TRAIN_FILES = range(1, 160)
-# trained as the bundled PTB model is: its trees' and their projections' rules, no back-off,
-# 2^20 weights (its command in docs/EXPERIMENTS.md, "The bundled models")
+# trained as the bundled PTB model is: no back-off, 2^20 weights (its command in
+# docs/EXPERIMENTS.md, "The bundled models")
 BACKOFF, BITS = False, 20
 TEST_FILES = range(160, 200)
 
@@ -453,7 +453,7 @@ def run_bench(treebank: Path, model_path: Path | None = None, epochs: int = 10,
         train_ex = load_split(treebank, TRAIN_FILES, headrules, labels)
         start = time.perf_counter()
         model = train(train_ex, epochs=epochs, headrules=headrules, backoff=BACKOFF,
-                      bits=BITS, **({"labels": labels} if labels else bundled_recipe(train_ex)))
+                      bits=BITS, labels=labels)
         figures["training_seconds"] = time.perf_counter() - start
         figures["training_sentences"] = len(train_ex)
     else:

@@ -392,12 +392,12 @@ def train(
     return model
 
 
-def bundled_recipe(examples: list[Example]) -> dict:
-    """How the bundled models and ``pad bench``'s model are trained on a whole treebank
-    (``train``'s keyword arguments beside the examples and ``backoff``): reading the
-    rule-based projection of each d-parse, the projections of the training d-parses in the
-    grammar, and one pass over 1,000 of them first (docs/EXPERIMENTS.md, "The bundled
-    models", has the figures)."""
+def projection_recipe(examples: list[Example]) -> dict:
+    """``pad train --projection`` (``train``'s keyword arguments beside the examples and
+    ``backoff``): reading the rule-based projection of each d-parse, the projections of the
+    training d-parses in the grammar, and one pass over 1,000 of them first. Not the bundled
+    models' recipe: on other genres it scores below them, and the projection halves the
+    speed (docs/EXPERIMENTS.md, "The projection recipe")."""
     return {"labels": "projection", "pool": examples, "warm_start": WARM_START}
 
 

@@ -58,7 +58,7 @@ def test_a_file_with_several_roots_reads_and_converts(tmp_path):
     assert out.read_text().startswith("(TOP")
 
 
-def test_no_conll2007_sentence_is_refused_for_its_roots(conll2007_dir, capsys):
+def test_no_conll2007_sentence_is_refused_for_its_roots(conll2007_dir, tmp_path, capsys):
     files = sorted(conll2007_dir.glob("*.t*"))
     several = 0
     for path in files:
@@ -67,7 +67,7 @@ def test_no_conll2007_sentence_is_refused_for_its_roots(conll2007_dir, capsys):
         several += sum(s.heads.count(0) > 1 for s in result.sentences)
     assert several > 1000  # Basque alone has over a thousand such sentences
     eus = conll2007_dir / "eus.test"
-    assert main(["convert", str(eus), "-o", "/dev/null"]) == 0
+    assert main(["convert", str(eus), "-o", str(tmp_path / "eus.mrg")]) == 0
     err = capsys.readouterr().err
     assert "several roots, re-rooted" in err
     assert "not a tree" not in err
@@ -129,7 +129,9 @@ def test_oracle_takes_ud_pairs_with_brackets_and_non_projective_arcs(gum_dir, tm
         assert main(["eval", str(gold), str(out), "--delete-label", "ROOT"]) == 0
         report = capsys.readouterr().out
         scores[model] = float(report.split("Bracketing FMeasure       =")[1].split()[0])
-    assert scores[None] > scores["english-ptb-collins"] + 15
+    # 86.42 against 73.86 (60.95 before the PTB model's grammar took its training d-parses'
+    # projections, which derive more of UD's shapes)
+    assert scores[None] > scores["english-ptb-collins"] + 10
 
 
 def test_oracle_skips_one_bad_pair_and_keeps_the_rest(tmp_path, capsys):

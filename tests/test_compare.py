@@ -80,7 +80,8 @@ def test_the_engines_candidates_differ_in_more_than_unary_chains():
     engine = Engine.load()
     sizes = []
     for sent in sents:
-        cands = engine.candidates(sent, k=5)
+        cands = engine.candidates(sent, k=10)  # the app's k (5: 14 trees since the bundled
+        # model reads the projection, 22 before; 10: 41)
         keys = [merged_brackets(c.tree) for c in cands]
         assert len(set(keys)) == len(keys)
         assert cands[0].score == max(c.score for c in cands)

@@ -44,6 +44,13 @@ def configure(parser: argparse.ArgumentParser) -> None:
                              "read off the trees as the original PAD's scripts write them "
                              "(phrase+dependent phrase, e.g. S+NP). The model then expects "
                              "input labeled the same way")
+    parser.add_argument("--projection", action="store_true",
+                        help="read the rule-based projection of each d-parse (its phrase labels "
+                             "per word and over each span), widen the grammar with the "
+                             "projections of the training d-parses and make one pass over "
+                             "1,000 of them first, as Retrain from scratch does: the bundled PTB "
+                             "model's recipe (docs/EXPERIMENTS.md, 'The bundled models'). Not "
+                             "with --labels: the model's labels are then the projection's")
     parser.add_argument("--hold-out", type=int, default=0, metavar="K",
                         help="with --deps: set every K-th file pair aside (every K-th "
                              "sentence with fewer than K files) and report F1 on it")
@@ -55,22 +62,11 @@ def run(args: argparse.Namespace) -> int:
     import sys
 
     from pad_engine.decoding.model import DEFAULT_BITS
-    from pad_engine.decoding.model_check import MAX_FEATURE_BITS
-    from pad_engine.errors import InputError
     from pad_engine.io.gate import check_inputs, prepare_outputs
-    from pad_engine.learning.train import train
+    from pad_engine.learning.train import bundled_recipe, train
     from pad_engine.trees.headrules import SHIPPED
 
-    if args.epochs < 1:
-        raise InputError("--epochs must be at least 1")
-    if args.bits is not None and not 16 <= args.bits <= MAX_FEATURE_BITS:
-        raise InputError(f"--bits must be between 16 and {MAX_FEATURE_BITS}, got {args.bits}")
-    if args.hold_out and not args.deps:
-        raise InputError("--hold-out needs --deps")
-    if args.hold_out == 1 or args.hold_out < 0:
-        raise InputError("--hold-out K needs K >= 2 (every K-th file pair is set aside)")
-    if args.deps and args.headrules is not None:
-        raise InputError("--headrules has no effect with --deps: the d-parses give the heads")
+    _check_options(args)
     if args.headrules is None:
         args.headrules = "collins"
     inputs = [*args.trees, *(args.deps or []),
@@ -98,8 +94,9 @@ def run(args: argparse.Namespace) -> int:
         headrules = os.path.basename(headrules)
     model = train(examples, epochs=args.epochs, seed=args.seed, headrules=headrules,
                   progress=report, backoff=args.backoff,
-                  labels=_label_source(args),
-                  bits=DEFAULT_BITS if args.bits is None else args.bits)
+                  bits=DEFAULT_BITS if args.bits is None else args.bits,
+                  **(bundled_recipe(examples) if args.projection
+                     else {"labels": _label_source(args)}))
     model.training["files"] = [str(p).split("/")[-1] for p in args.trees][:50]
     if args.deps:
         model.training["targets"] = "paired d-parses; closest consistent trees where they differ"
@@ -124,6 +121,26 @@ def run(args: argparse.Namespace) -> int:
     model.save(args.output)
     print(f"pad train: {len(examples)} trees, model written to {args.output}", file=sys.stderr)
     return 0
+
+
+def _check_options(args: argparse.Namespace) -> None:
+    """InputError for options out of range or that exclude each other."""
+    from pad_engine.decoding.model_check import MAX_FEATURE_BITS
+    from pad_engine.errors import InputError
+
+    if args.epochs < 1:
+        raise InputError("--epochs must be at least 1")
+    if args.bits is not None and not 16 <= args.bits <= MAX_FEATURE_BITS:
+        raise InputError(f"--bits must be between 16 and {MAX_FEATURE_BITS}, got {args.bits}")
+    if args.hold_out and not args.deps:
+        raise InputError("--hold-out needs --deps")
+    if args.hold_out == 1 or args.hold_out < 0:
+        raise InputError("--hold-out K needs K >= 2 (every K-th file pair is set aside)")
+    if args.projection and args.labels:
+        raise InputError("--projection and --labels exclude each other: a model reads either "
+                         "the d-parses' labels or the projection's")
+    if args.deps and args.headrules is not None:
+        raise InputError("--headrules has no effect with --deps: the d-parses give the heads")
 
 
 def _bound(result) -> str:

@@ -48,6 +48,9 @@ if TYPE_CHECKING:  # nltk (and scipy with it) is imported where trees are read, 
 
 KNOWN_SHARE = 0.9  # see add_projection_rules
 POOL_LIMIT = 4000  # sentences of the file projected by add_projection_rules
+# the warm-start pass of a model reading the projection (see train): 1,000 of the pool's
+# projections, as Retrain from scratch makes (retrain.Settings says why that many)
+WARM_START = 1000
 
 
 @dataclass
@@ -387,6 +390,15 @@ def train(
     if warm:
         model.training["warm_start"] = len(warm)
     return model
+
+
+def bundled_recipe(examples: list[Example]) -> dict:
+    """How the bundled models and ``pad bench``'s model are trained on a whole treebank
+    (``train``'s keyword arguments beside the examples and ``backoff``): reading the
+    rule-based projection of each d-parse, the projections of the training d-parses in the
+    grammar, and one pass over 1,000 of them first (docs/EXPERIMENTS.md, "The bundled
+    models", has the figures)."""
+    return {"labels": "projection", "pool": examples, "warm_start": WARM_START}
 
 
 def _refuse_unloadable(model: Model, backoff: bool) -> None:

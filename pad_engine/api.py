@@ -24,6 +24,7 @@ if TYPE_CHECKING:  # what the names below are, for readers, type checkers and th
     from pad_engine.decoding.choice import Choice, choose
     from pad_engine.decoding.engine import Candidate, Converter, Engine
     from pad_engine.decoding.model import Model, default_model_path
+    from pad_engine.decoding.parser import decoder_cached
     from pad_engine.decoding.rulebased import RuleBasedEngine
     from pad_engine.io.conll import ConllResult, read_conll, write_conll
     from pad_engine.io.gate import (
@@ -76,6 +77,7 @@ _WHERE: dict[str, str | tuple[str, str]] = {
     **dict.fromkeys(("Choice", "choose"), "pad_engine.decoding.choice"),
     **dict.fromkeys(("Candidate", "Converter", "Engine"), "pad_engine.decoding.engine"),
     **dict.fromkeys(("Model", "default_model_path"), "pad_engine.decoding.model"),
+    **dict.fromkeys(("decoder_cached",), "pad_engine.decoding.parser"),
     **dict.fromkeys(("RuleBasedEngine",), "pad_engine.decoding.rulebased"),
     **dict.fromkeys(("ConllResult", "read_conll", "write_conll"), "pad_engine.io.conll"),
     **dict.fromkeys(("check_inputs", "check_output", "open_write", "prepare_outputs",
@@ -176,6 +178,7 @@ __all__ = [
     "compare_parsers",
     "convert_folder",
     "cross_validate",
+    "decoder_cached",
     "default_jobs",
     "default_model_path",
     "describe_change",

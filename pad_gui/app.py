@@ -142,13 +142,13 @@ def watch_start(window, said: Callable[[str, float], None]) -> set[str]:
     return seen
 
 
-def _prepare_projection() -> None:
-    """On a thread while Qt and the window load: the rule-based projection, which a first
-    start shows while the decoder compiles, has its helper compiled sooner."""
-    from pad_gui.controllers.engine import prepare_projection
+def _probe_cache() -> None:
+    """On a thread while Qt and the window load: whether this is a first start (Numba loaded
+    and a trivial kernel compiled or loaded), which the engine thread needs first."""
+    from pad_gui.controllers.engine import first_start
 
     with contextlib.suppress(Exception):  # the engine thread tries again and says why
-        prepare_projection()
+        first_start()
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -165,7 +165,7 @@ def main(argv: list[str] | None = None) -> int:
     if problem is not None:
         print(xcb_advice(problem), file=sys.stderr)
         return 1
-    threading.Thread(target=_prepare_projection, name="pad-projection", daemon=True).start()
+    threading.Thread(target=_probe_cache, name="pad-probe", daemon=True).start()
     from PySide6.QtWidgets import QApplication
 
     app = QApplication.instance()

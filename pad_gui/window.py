@@ -46,6 +46,7 @@ from pad_gui.parse_view import ParseScene, ParseView
 from pad_gui.qtcompat import protect_singletons
 from pad_gui.quality_views import QualityViews
 from pad_gui.sentence_list import SentencePanel
+from pad_gui.status_labels import CountLabel, NoteLabel
 from pad_gui.undo import UndoStacks
 
 PANEL = (170, 230)  # px the sentence list and the candidates need at least
@@ -86,13 +87,12 @@ class MainWindow(QMainWindow):
         self.view.message.connect(lambda text: self.statusBar().showMessage(text, 10000))
         w.problems.connect(self._show_problems)
         w.alarm.connect(self._alarm)
-        self.background = QLabel()  # a file read, how many sentences are decoded
+        self.background = CountLabel()  # a file read, how many sentences are decoded
         self.statusBar().addPermanentWidget(self.background)
         w.background.connect(self.background.setText)
-        self.preparing = QLabel()  # the decoder compiling on a first start, and meanwhile
+        self.preparing = NoteLabel()  # the decoder compiling on a first start, and meanwhile
         self.statusBar().addPermanentWidget(self.preparing)
-        self.engine.preparing.connect(lambda text: (self.preparing.setText(text),
-                                                    self.preparing.setVisible(bool(text))))
+        self.engine.preparing.connect(self.preparing.say)
         self.alarm_box: QMessageBox | None = None
         self.closing = False
         w.opened.connect(self._opened)

@@ -27,7 +27,7 @@ from pad_engine.decoding.rulebased import projection_features
 from pad_engine.errors import InputError
 from pad_engine.trees.binarize import HEAD_LEFT, HEAD_RIGHT, LEAF, UNARY, is_intermediate
 from pad_engine.trees.lextree import LexNode, penn_leaf, to_line
-from pad_engine.trees.structure import cell_count, cell_spans, is_projective_tree
+from pad_engine.trees.structure import cell_count, cell_spans, projective_tree
 
 # The largest chart a sentence may need, in cells x (k + 1): chart memory grows with it, by
 # about 1.5 kB a unit with the bundled models decoding exactly, so the limit keeps a sentence
@@ -114,6 +114,16 @@ def chart_inputs(model: Model, enc: Encoded, mode: int, escalate: bool = False,
 def run_decoder(model: Model, enc: Encoded, mode: int, **options) -> Derivation:
     """One 1-best decode with the model (``options``: those of :func:`chart_inputs`)."""
     return decoder.decode(chart_inputs(model, enc, mode, **options))
+
+
+def decoder_cached() -> bool:
+    """Whether the decoder's compiled code is in Numba's cache for its current source, so it
+    loads in a fraction of a second, rather than being compiled on first use (a first start:
+    a minute on two busy cores). Compiles at most a trivial kernel; asked again in the same
+    process, the answer stays that of its first call."""
+    decoder.cache_probe()
+    stats = getattr(decoder.cache_probe, "stats", None)  # none under NUMBA_DISABLE_JIT
+    return stats is None or bool(stats.cache_hits)
 
 
 HOW = (How.PRUNED, How.EXACT, How.GLUE)  # Parse.how by the highest mode a head needed
@@ -317,7 +327,7 @@ class Parser:
         if not forms:
             raise InputError("empty sentence")
         enc = encode(self.model, forms, tags, heads, rels)
-        if not is_projective_tree(enc.heads):
+        if not projective_tree(enc.heads):
             from pad_engine.trees.deptree import tree_problem
 
             raise InputError(tree_problem(heads) or "the dependency tree is not projective")

@@ -8,8 +8,8 @@ the UI thread through the worker's ``poll``.
 On a first start the decoder's Numba code is compiled, not loaded from the cache: a minute
 and more on two busy cores. That happens on a thread of its own while this one answers the
 sentence on screen, and those soon after, with the rule-based projection, which compiles
-only a small helper first; once the decoder is ready, those sentences are decoded again with
-the model and the background pass starts.
+nothing; once the decoder is ready, those sentences are decoded again with the model and
+the background pass starts.
 """
 
 from __future__ import annotations
@@ -23,7 +23,14 @@ from collections.abc import Callable, Hashable
 from pathlib import Path
 from typing import Any
 
-from pad_engine.api import DepSentence, Engine, Model, PadError, RuleBasedEngine
+from pad_engine.api import (
+    DepSentence,
+    Engine,
+    Model,
+    PadError,
+    RuleBasedEngine,
+    decoder_cached,
+)
 from pad_gui.controllers.messages import Decoded, JobDone, Preparing, Ready
 from pad_gui.events import Event
 from pad_gui.worker import Worker
@@ -39,28 +46,24 @@ QUIET = 0.4  # seconds background decoding holds off after the annotator moved
 DecodeKey = Hashable  # names the sentence and the d-parse it is decoded under
 Converter = Engine | RuleBasedEngine
 GRACE = 0.5  # seconds the decoder may take to load from the cache before the projection helps
-COLD = 0.3  # seconds past which the projection's helper was compiled, not loaded: no grace
 PREPARING = 90  # seconds a first start takes to compile the decoder, about (2 busy cores)
 HOLD = 3.0  # seconds a cold decoder's compile waits for the first sentence to be answered
 PREPARING_TEXT = (f"Preparing the decoder (first start only, about {PREPARING} s) — "
                   "showing the rule-based projection meanwhile")
 HELLO = DepSentence(["Hello", "."], ["UH", "."], [0, 1])  # what compiles or loads the code
-_PROJECTION = threading.Lock()
-_projection_cold: list[bool] = []  # once prepared: whether the projection's helper compiled
+_PROBE = threading.Lock()
+_first_start: list[bool] = []  # once probed: whether the decoder will be compiled
 
 
-def prepare_projection() -> bool:
-    """Compile (or load from the cache) the rule-based projection's helper, once per process;
-    True when it was compiled: its cache is the decoder's, so the decoder will be compiled
-    too (a first start). The app starts this on a thread of its own before it builds the
-    window, the engine thread asks it again (and waits for it) before the decoder compiles:
-    Numba compiles one function at a time."""
-    with _PROJECTION:
-        if not _projection_cold:
-            started = time.monotonic()
-            RuleBasedEngine().candidates(HELLO)
-            _projection_cold.append(time.monotonic() - started > COLD)
-        return _projection_cold[0]
+def first_start() -> bool:
+    """Whether the decoder will be compiled rather than loaded from Numba's cache (a first
+    start), asked once per process (:func:`~pad_engine.api.decoder_cached`, which loads
+    Numba). The app asks on a thread of its own while the window loads; the engine thread
+    asks again (and waits for that answer)."""
+    with _PROBE:
+        if not _first_start:
+            _first_start.append(not decoder_cached())
+        return _first_start[0]
 
 
 class EngineThread:
@@ -200,7 +203,7 @@ class EngineThread:
         compile put off for the first tree is to start (None: started or not needed)."""
         try:
             converter = Engine.load(self.model_path)
-            cold = prepare_projection()
+            cold = first_start()
         except Exception as e:  # noqa: BLE001 - any failure means "no model", shown to the user
             self.warm.set()
             worker.report(Ready(f"{type(e).__name__}: {e}", None))

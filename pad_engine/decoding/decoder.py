@@ -87,8 +87,9 @@ GLUE_PENALTY = 100.0
 NO_GOLD = np.zeros(1, np.int64)
 NO_CELL_COST = np.zeros((0, 0))
 # The k-best chart's budget: at most this many entries (derivations of items, 20 bytes each:
-# a float64 score and three int32), so a k-best decode holds at most 40 MB of them (60 MB
-# while the arrays grow to it: they double, from 1024, up to exactly this). A sentence whose
+# a float64 score and three int32; distinct k-best, the app's, 24: and a key), so a k-best
+# decode holds at most 40 MB of them, 48 MB distinct (60 and 72 MB while the arrays grow to
+# it: they double, from 1024, up to exactly this). A sentence whose
 # chart for K derivations per item would need more stops (level OVER_BUDGET) before
 # allocating past it, and ``parser.Parser.kbest`` decodes it again with fewer; only very
 # long flat sentences need that. 1-best has no budget.

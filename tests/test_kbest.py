@@ -195,3 +195,96 @@ def test_kbest_entry_arrays_never_grow_past_the_budget():
     assert not ok
     assert same.shape[0] == 1024
     assert entry_room(ps, pe, 1000, 600, 1, 1500)[0].shape[0] == 2048
+
+
+# Trees with unary chains of one label (NP over NP, VP over VP, S over S), added to the toy
+# treebank so that its grammar has the rules that make a plain k-best list repeat bracketings.
+CHAINS = [
+    "(TOP (S (NP (NP (NN fish))) (VP (VP (VBD ran)))))",
+    "(TOP (S (S (VP (VBD ran) (NP (NP (DT the) (NN dog)))))))",
+]
+
+
+@pytest.fixture(scope="module")
+def chain_model():
+    """The toy treebank and :data:`CHAINS`, with random weights."""
+    from nltk import Tree
+    from toy import toy_examples, toy_heads
+
+    from pad_engine.learning.train import example_from_lextree, train
+    from pad_engine.trees.lextree import from_penn
+
+    extra = [example_from_lextree(from_penn(t, toy_heads(t)), t.leaves())
+             for t in map(Tree.fromstring, CHAINS)]
+    model = train(toy_examples() + extra, epochs=0, bits=14)
+    model.weights = np.random.default_rng(3).normal(0, 1, model.weights.shape).astype(
+        np.float32)
+    return model
+
+
+def _collapsed(node) -> str:
+    """A tree's Penn line with unary chains of one label written once: the trees that
+    distinct k-best tells apart (``trees.compare.merged_brackets`` also merges chains whose
+    labels differ only in order)."""
+    while node.word < 0 and len(node.children) == 1 and node.children[0].label == node.label:
+        node = node.children[0]
+    if node.word >= 0:
+        return f"({node.label} {node.word})"
+    return f"({node.label} " + " ".join(_collapsed(c) for c in node.children) + ")"
+
+
+def test_distinct_kbest_is_the_best_tree_of_each_of_the_k_best_bracketings(chain_model):
+    """Against brute force: distinct k-best gives, best first, the best-scoring tree of each
+    of the k best classes of trees that differ only in unary chains of one label, where the
+    plain k-best list repeats classes."""
+    parser = Parser(chain_model)
+    rng = random.Random(5)
+    compared = repeated = 0
+    for trial in range(600):
+        n = rng.randint(1, 6)
+        heads = random_projective(n, rng)
+        tags = [rng.choice(["DT", "NN", "NN", "VBD", "VBD", "IN", "PRP"]) for _ in range(n)]
+        forms = [f"c{trial}_{i}" for i in range(n)]
+        trees = enumerate_parses(chain_model, tags, heads)
+        if not trees:
+            continue
+        best: dict[str, float] = {}
+        for t in trees:
+            key = _collapsed(debinarize(t))
+            score = derivation_score(chain_model, forms, tags, heads, t)
+            best[key] = max(best.get(key, -np.inf), score)
+        want = sorted(best.values(), reverse=True)
+        for k in (1, 3, 10):
+            got = parser.kbest(forms, tags, heads, k, prune=False, distinct=True)
+            keys = [_collapsed(p.tree) for p in got]
+            assert len(set(keys)) == len(keys) == min(k, len(want))
+            assert [p.score for p in got] == pytest.approx(want[:k], rel=1e-4, abs=1e-3)
+            for p, key in zip(got, keys):
+                assert best[key] == pytest.approx(p.score, rel=1e-4, abs=1e-3)
+                assert induced_heads(p.tree, n) == heads
+        plain = parser.kbest(forms, tags, heads, 10, prune=False)
+        repeated += len({_collapsed(p.tree) for p in plain}) < len(plain)
+        compared += 1
+    assert compared >= 40, compared
+    assert repeated >= 10, repeated  # without distinct, lists repeat bracketings
+
+
+def test_pruned_distinct_kbest_starts_with_the_best_tree(chain_model):
+    """Pruned or not, the first distinct tree is the 1-best tree, and the rest differ from
+    it and from each other in their merged brackets."""
+    from pad_engine.trees.compare import merged_brackets
+
+    parser = Parser(chain_model)
+    rng = random.Random(8)
+    for trial in range(150):
+        n = rng.randint(1, 9)
+        heads = random_projective(n, rng)
+        tags = [rng.choice(["DT", "NN", "VBD", "IN", "PRP"]) for _ in range(n)]
+        forms = [f"p{trial}_{i}" for i in range(n)]
+        for prune in (True, False):
+            best = parser.parse(forms, tags, heads, prune=prune)
+            got = parser.kbest(forms, tags, heads, 8, prune=prune, distinct=True)
+            assert to_line(got[0].tree, forms) == to_line(best.tree, forms)
+            assert got[0].score == pytest.approx(best.score, rel=1e-6)
+            keys = [merged_brackets(p.tree) for p in got]
+            assert len(set(keys)) == len(keys)

@@ -161,3 +161,46 @@ def test_pad_oracle_and_the_held_out_figure_agree_on_gum(gum_dir, tmp_path, caps
     assert figure == bracket_f1(score([tree_to_line(p.tree) for p in held], lines))
     for err, f1 in zip(printed, own):
         assert f"EVALB F1 of these trees against the gold trees {f1:.2f}" in err
+
+
+def test_pad_oracle_kbest_picks_the_closest_of_the_models_candidates(random_backoff_model,
+                                                                      tmp_path, capsys):
+    """``pad oracle --kbest K``: per sentence the engine's candidate (as the app gets them)
+    closest to the gold tree, and their F1, which grows with K from the model's own F1."""
+    from toy import TREES, conll_text, toy_examples
+
+    from pad_engine.cli import main
+    from pad_engine.decoding.engine import Engine
+    from pad_engine.io.penn import tree_to_line
+    from pad_engine.learning.evalb import bracket_f1, score
+    from pad_engine.trees.deptree import DepSentence
+
+    exs = toy_examples()
+    gold, deps, model = tmp_path / "gold.mrg", tmp_path / "deps.conll", tmp_path / "m.padmodel"
+    gold.write_text("\n".join(TREES) + "\n")
+    deps.write_text(conll_text(exs))
+    random_backoff_model.save(model)
+    engine = Engine(random_backoff_model)
+    gold_lines = [tree_to_line(ex_tree) for ex_tree in _gold_trees(gold)]
+    figures = {}
+    for k in (1, 3, 20):
+        out = tmp_path / f"k{k}.mrg"
+        assert main(["oracle", str(gold), str(deps), "--kbest", str(k), "--model", str(model),
+                     "-o", str(out)]) == 0
+        found = out.read_text().splitlines()
+        for ex, line in zip(exs, found):
+            cands = engine.candidates(DepSentence(ex.forms, ex.tags, ex.heads), k)
+            assert line in [to_line(c.tree, ex.forms) for c in cands]
+        figures[k] = bracket_f1(score(gold_lines, found))
+        assert (f"EVALB F1 of the closest of the {k} best distinct candidates "
+                f"{figures[k]:.2f} ({len(exs)} sentences)") in capsys.readouterr().err
+    best = [to_line(engine.best(DepSentence(ex.forms, ex.tags, ex.heads)).tree, ex.forms)
+            for ex in exs]
+    assert figures[1] == bracket_f1(score(gold_lines, best))
+    assert figures[1] < figures[3] <= figures[20]
+
+
+def _gold_trees(path):
+    from pad_engine.io.penn import normalize, read_penn
+
+    return [normalize(t) for t in read_penn(path).trees]

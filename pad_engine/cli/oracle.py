@@ -1,4 +1,5 @@
-"""``pad oracle``: the tree consistent with a d-parse that is closest to a gold tree."""
+"""``pad oracle``: the tree consistent with a d-parse that is closest to a gold tree; with
+``--kbest K``, the closest of a model's K candidates (its k-best oracle)."""
 
 from __future__ import annotations
 
@@ -17,6 +18,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--model", help="model whose grammar bounds the search (default: the "
                                         "bundled model that fits the d-parses, as pad convert "
                                         "picks it; with none, the gold trees' own rules)")
+    parser.add_argument("--kbest", type=int, metavar="K",
+                        help="instead: per sentence the candidate closest to the gold tree "
+                             "(EVALB F1) among the model's K best distinct ones, as the app "
+                             "shows them, and their F1: the k-best oracle")
     add_encoding(parser)
 
 
@@ -41,6 +46,8 @@ def run(args: argparse.Namespace) -> int:
         pairs_f1,
     )
 
+    if args.kbest is not None and args.kbest < 1:
+        raise InputError(f"--kbest must be at least 1, not {args.kbest}")
     inputs = [args.gold, args.deps, args.model]
     check_inputs(inputs)
     prepare_outputs([args.output], inputs)
@@ -60,15 +67,26 @@ def run(args: argparse.Namespace) -> int:
                          args.deps)
     pairs: list = []
     slots: list = []  # per gold tree: its pair, or None
+    sents: dict[int, object] = {}  # per pair: its d-parse
     for tree, sent in zip(gold, order):
         pair = None
         if sent is not None:
             try:
                 pair = make_pair(tree, sent, args.deps)
                 pairs.append(pair)
+                sents[id(pair)] = sent
             except InputError as err:
                 print(f"pad oracle: skipped {err}", file=sys.stderr)
         slots.append(pair)
+    if args.kbest is not None:
+        converter = Engine.load(args.model) if args.model else choose(deps).engine
+        found = dict(zip(map(id, pairs), kbest_closest(converter, pairs, sents, args.kbest)))
+        if pairs:
+            print(f"pad oracle: EVALB F1 of the closest of the {args.kbest} best distinct "
+                  f"candidates {pairs_f1(pairs, [found[id(p)] for p in pairs]):.2f} "
+                  f"({len(pairs)} sentences)", file=sys.stderr)
+        write_lines(args.output, ["" if p is None else found[id(p)] + "\n" for p in slots])
+        return 0
     if args.model:
         model = Model.load(args.model)
         why = args.model
@@ -89,3 +107,21 @@ def run(args: argparse.Namespace) -> int:
     write_lines(args.output, [line + "\n" for line in lines])
     return 0
 
+
+
+def kbest_closest(converter, pairs: list, sents: dict, k: int) -> list[str]:
+    """Per pair, the Penn line of the converter's k best candidates (``candidates``, as the
+    app and ``pad convert --kbest`` get them) with the highest EVALB F1 against the pair's
+    c-parse, the earlier one on a tie."""
+    from pad_engine.io.penn import tree_to_line
+    from pad_engine.learning.evalb import score
+    from pad_engine.trees.lextree import to_line
+
+    out = []
+    for pair in pairs:
+        lines = [to_line(c.tree, pair.forms) for c in converter.candidates(sents[id(pair)], k)]
+        rows = score([tree_to_line(pair.tree)] * len(lines), lines).rows
+        best = max(range(len(rows)), key=lambda i: (
+            2 * rows[i].matched / max(1, rows[i].gold_brackets + rows[i].test_brackets), -i))
+        out.append(lines[best])
+    return out

@@ -52,9 +52,11 @@ from pad_engine.decoding.kbest import (
     E_NX,
     E_NY,
     E_RULE,
+    E_SAME,
     E_SYM,
     E_X,
     E_Y,
+    KEY,
     Work,
     combine,
     finish_cell,
@@ -85,8 +87,9 @@ GLUE_PENALTY = 100.0
 NO_GOLD = np.zeros(1, np.int64)
 NO_CELL_COST = np.zeros((0, 0))
 # The k-best chart's budget: at most this many entries (derivations of items, 20 bytes each:
-# a float64 score and three int32), so a k-best decode holds at most 40 MB of them (60 MB
-# while the arrays grow to it: they double, from 1024, up to exactly this). A sentence whose
+# a float64 score and three int32; distinct k-best, the app's, 24: and a key), so a k-best
+# decode holds at most 40 MB of them, 48 MB distinct (60 and 72 MB while the arrays grow to
+# it: they double, from 1024, up to exactly this). A sentence whose
 # chart for K derivations per item would need more stops (level OVER_BUDGET) before
 # allocating past it, and ``parser.Parser.kbest`` decodes it again with fewer; only very
 # long flat sentences need that. 1-best has no budget.
@@ -163,9 +166,10 @@ def unary_child(r, unary, nb):
 
 
 @njit(cache=True, nogil=True)
-def _chart(inp, K, budget):
+def _chart(inp, K, budget, distinct):
     """Fill the chart with up to K derivations per item, for K > 1 in at most ``budget``
-    entries (:data:`KBEST_ENTRIES`).
+    entries (:data:`KBEST_ENTRIES`); with ``distinct``, K classes of derivations that differ
+    in more than unary chains of one label (:mod:`pad_engine.decoding.kbest`).
 
     Heads are decoded in the record's mode (pruned: pruning 1 and 2, and a cell's items
     scoring more than ``beam`` below its best are dropped); with ``escalate``, a head whose
@@ -217,10 +221,10 @@ def _chart(inp, K, budget):
     items = np.empty((1024, 3), np.int32)
     finals = np.empty((1024, 4), np.int32)
     ps = np.empty(1024)
-    pe = np.empty((1024, 3), np.int32)
+    pe = np.empty((1024, 4 if distinct else 3), np.int32)  # distinct: and a key
     comp = np.full(n * nsym if ok else 0, -1, np.int64)
     ui = uf = ue = 0
-    E = np.empty((256, 6), np.int64)
+    E = np.empty((256, 7), np.int64)
     es = np.empty(256)
     hs = np.empty(0)
     hx = np.empty((0, 3), np.int64)
@@ -267,6 +271,8 @@ def _chart(inp, K, budget):
                                                                              cbase, ncell))
                             items[ui, 0], items[ui, 1], items[ui, 2] = tag_sym[rows[h]], ue, 1
                             ps[ue], pe[ue, 0], pe[ue, 1], pe[ue, 2] = 0.0, -1, 0, 0
+                            if distinct:
+                                pe[ue, KEY] = ue
                             lay[c * L, 0], lay[c * L, 1] = ui, 1
                             ui += 1
                             ue += 1
@@ -308,9 +314,9 @@ def _chart(inp, K, budget):
                                 return Chart(st, lay, fin, items, finals, ps, pe, comp,
                                              OVER_BUDGET, built_fraction(order, t, nl, nr, c,
                                                                          cbase, ncell))
-                        if K > 1 and hs.shape[0] < bound + 2 * K:
-                            hs, hx = np.empty(2 * bound + 2 * K), np.empty(
-                                (2 * bound + 2 * K, 3), np.int64)
+                        if K > 1 and hs.shape[0] < bound + 4 * K:
+                            hs, hx = np.empty(2 * bound + 4 * K), np.empty(
+                                (2 * bound + 4 * K, 3), np.int64)
                         ne = 0
                         if layer == 0:  # attach the next left (side 0) or right (1) dependent
                             for side in range(2):
@@ -390,7 +396,7 @@ def _chart(inp, K, budget):
                                         sc += loss_weight * (-1.0 if r == gold else 1.0)
                                     E[ne, E_SYM], E[ne, E_RULE] = A, r
                                     E[ne, E_X], E[ne, E_NX] = items[q, 1], items[q, 2]
-                                    E[ne, E_Y], E[ne, E_NY] = -1, 1
+                                    E[ne, E_Y], E[ne, E_NY], E[ne, E_SAME] = -1, 1, A == B
                                     es[ne] = sc
                                     ne += 1
                                 if glue and top_ok and real[B] and not top_over[B]:
@@ -402,7 +408,7 @@ def _chart(inp, K, budget):
                                         sc += loss_weight
                                     E[ne, E_SYM], E[ne, E_RULE] = top, nb + nu + B
                                     E[ne, E_X], E[ne, E_NX] = items[q, 1], items[q, 2]
-                                    E[ne, E_Y], E[ne, E_NY] = -1, 1
+                                    E[ne, E_Y], E[ne, E_NY], E[ne, E_SAME] = -1, 1, top == B
                                     es[ne] = sc
                                     ne += 1
                         if K == 1:  # each symbol's best edge: no work record per layer
@@ -410,7 +416,8 @@ def _chart(inp, K, budget):
                         else:
                             count, used = combine(
                                 Work(E, es, hs, hx, by_sym, start, cslot, layer_item), ne, K,
-                                ps, pe, items, ui, ue, slot, within if prune else np.inf)
+                                ps, pe, items, ui, ue, slot, within if prune else np.inf,
+                                distinct)
                         if cell_beam < np.inf:
                             count = keep_within(items, ui, count, ps, cell_beam, real, c == hc)
                             used = compact(items, ui, count, ps, pe, ue)
@@ -432,13 +439,13 @@ def _chart(inp, K, budget):
                         if not fits:
                             return Chart(st, lay, fin, items, finals, ps, pe, comp, OVER_BUDGET,
                                          built_fraction(order, t, nl, nr, c, cbase, ncell))
-                    if K > 1 and hs.shape[0] < bound + 2 * K:
-                        hs, hx = np.empty(2 * bound + 2 * K), np.empty((2 * bound + 2 * K, 3),
+                    if K > 1 and hs.shape[0] < bound + 4 * K:
+                        hs, hx = np.empty(2 * bound + 4 * K), np.empty((2 * bound + 4 * K, 3),
                                                                      np.int64)
                     work = Work(E, es, hs, hx, by_sym, start, cslot, layer_item)
                     nf, used = finish_cell(c, K, lay, items, finals, uf, ps, pe, ue, slot, work,
                                            within if prune else np.inf, cell_beam, real,
-                                           c == hc)
+                                           c == hc, distinct)
                     if cell_beam < np.inf:
                         nf = keep_within(finals, uf, nf, ps, cell_beam, real, c == hc)
                         used = compact(finals, uf, nf, ps, pe, ue)
@@ -487,11 +494,13 @@ def _chart(inp, K, budget):
 
 
 @njit(cache=True, nogil=True)
-def decode_kbest(inp, K, budget=KBEST_ENTRIES):
+def decode_kbest(inp, K, budget=KBEST_ENTRIES, distinct=False):
     """Up to K best derivations, best first, in a chart of at most ``budget`` entries
     (K > 1): :class:`records.Derivations`, read off the chart top down. Its level is
-    OVER_BUDGET (no derivation) when K derivations per item would pass the budget."""
-    chart = _chart(inp, K, budget)
+    OVER_BUDGET (no derivation) when K derivations per item would pass the budget. With
+    ``distinct``, the best of each of the K best classes of derivations that differ in more
+    than unary chains of one label (:mod:`pad_engine.decoding.kbest`)."""
+    chart = _chart(inp, K, budget, distinct)
     st, lay, fin, items, finals = chart.st, chart.lay, chart.fin, chart.items, chart.finals
     ps, pe, comp, level, reach = chart.ps, chart.pe, chart.comp, chart.level, chart.reach
     root, nl, nr, lptr, rptr, ldeps, rdeps, cbase = (st.root, st.nl, st.nr, st.lptr, st.rptr,

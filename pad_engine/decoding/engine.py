@@ -8,21 +8,13 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Protocol, runtime_checkable
 
-import numpy as np
-
 from pad_engine.decoding.candidate import Candidate
 from pad_engine.decoding.model import Model, default_model_path
-from pad_engine.decoding.parser import MAX_CHART, Parser
+from pad_engine.decoding.parser import Parser
 from pad_engine.trees.binarize import is_intermediate
 from pad_engine.trees.compare import distinct
 from pad_engine.trees.deptree import DepSentence
 from pad_engine.trees.projectivize import Lift, projectivize
-from pad_engine.trees.structure import cell_count
-
-# Trees decoded per candidate shown: most of a k-best list are unary chains of one label
-# over another candidate (NP over NP), which are dropped. On EWT dev, 10 of 10, 20, 30 and
-# 40 decoded trees give 6.3, 8.9, 9.7 and 9.9 distinct ones on average.
-OVERDRAW = 4
 
 
 @runtime_checkable
@@ -100,19 +92,17 @@ class Engine:
     def candidates(self, sent: DepSentence, k: int = 10, prune: bool = True) -> list[Candidate]:
         """The k best c-parses consistent with the sentence's d-parse (lifted to a projective
         one first if need be), best first, distinct in their labeled brackets once unary
-        chains of one label are merged (:data:`OVERDRAW` times as many are decoded)."""
+        chains of one label are merged: the search keeps the best of each such bracketing
+        (``Parser.kbest(distinct=True)``), so the k are k bracketings, where k plain trees
+        were mostly chains over a few (on the PTB sample test split 40 plain trees held 3.8
+        bracketings, 10 distinct ones 9.9; k-best oracle F1 at 10: 98.30 -> 98.47). The
+        search tells apart chains whose labels differ only in order (A over B over A, and A
+        over B); :func:`distinct` merges those too."""
         heads, lifted = projectivize(sent.heads)
-        parses = self.parser.kbest(sent.forms, sent.tags, heads, self._draw(heads, k),
-                                   prune=prune, rels=sent.rels)
-        return [Candidate(p.tree, p.score, p.how, list(lifted), p.cut_to if p.cut_to < k else 0)
+        parses = self.parser.kbest(sent.forms, sent.tags, heads, k, prune=prune,
+                                   rels=sent.rels, distinct=True)
+        return [Candidate(p.tree, p.score, p.how, list(lifted), p.cut_to)
                 for p in distinct(parses, lambda p: p.tree, k)]
-
-    @staticmethod
-    def _draw(heads: list[int], k: int) -> int:
-        """How many trees to decode for ``k`` distinct ones: :data:`OVERDRAW` times ``k``,
-        fewer where a chart for that many would pass the size a chart for ``k`` passes."""
-        cells = max(1, cell_count(np.asarray(heads, dtype=np.int64) - 1))
-        return max(k, min(k * OVERDRAW, MAX_CHART // cells - 1))
 
     def best(self, sent: DepSentence, prune: bool = True) -> Candidate:
         """The best c-parse consistent with the sentence's (projectivized) d-parse."""

@@ -371,8 +371,10 @@ class Parser:
 
     def kbest(self, forms: list[str], tags: list[str], heads: list[int], k: int,
               prune: bool = True, rels: list[str] | None = None,
-              budget: int | None = None) -> list[Parse]:
-        """The k best trees consistent with ``heads``, best first, distinct as Penn trees.
+              budget: int | None = None, distinct: bool = False) -> list[Parse]:
+        """The k best trees consistent with ``heads``, best first, distinct as Penn trees
+        (with ``distinct``, in their labeled brackets once unary chains of one label are
+        merged: the best tree of each of the k best such bracketings).
         A pruned search that finds fewer than k is redone exactly; glue as in :meth:`parse`.
         A sentence whose chart for k derivations per item would pass ``budget`` entries
         (default: ``kbest_budget``) is decoded with fewer (:func:`fewer`), down to 1 (no
@@ -386,7 +388,7 @@ class Parser:
         for mode, within in passes if prune else passes[2:]:
             inputs = chart_inputs(self.model, enc, mode, escalate=True, within=within)
             while True:
-                d = decoder.decode_kbest(inputs, kk, budget)
+                d = decoder.decode_kbest(inputs, kk, budget, distinct)
                 if d.level != decoder.OVER_BUDGET:
                     break
                 kk = fewer(kk, d.reach)

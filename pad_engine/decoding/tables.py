@@ -45,7 +45,7 @@ def entry_room(ps, pe, used, need, K, budget):
             return ps, pe, False
         size = budget
     ps2 = np.empty(size)
-    pe2 = np.empty((size, 3), np.int32)
+    pe2 = np.empty((size, pe.shape[1]), np.int32)
     ps2[:used] = ps[:used]
     pe2[:used] = pe[:used]
     return ps2, pe2, True
@@ -101,8 +101,8 @@ def compact(table, first, count, ps, pe, ue):
         if src != w:
             for e in range(n):
                 ps[w + e] = ps[src + e]
-                pe[w + e, 0], pe[w + e, 1], pe[w + e, 2] = (pe[src + e, 0], pe[src + e, 1],
-                                                            pe[src + e, 2])
+                for col in range(pe.shape[1]):  # rule, ranks (and distinct k-best's key)
+                    pe[w + e, col] = pe[src + e, col]
             table[f, 1] = w
         w += n
     return w - ue

@@ -1,9 +1,11 @@
 """Candidates side by side: which differ in what an annotator sees, and how, in words.
 
 A unary chain of one label (NP over NP over the same words) adds no labeled bracket an
-annotator or EVALB can tell apart, yet the decoder's k best are often such variants of one
+annotator or EVALB can tell apart, yet a plain k-best list is mostly such variants of one
 tree. :func:`merged_brackets` is a tree's bracketing with those chains merged: two trees with
-the same are one candidate. :func:`describe` says what a candidate changes against the
+the same are one candidate (the decoder's distinct k-best keeps one tree of each already,
+``Parser.kbest(distinct=True)``; :func:`distinct` also merges chains whose labels differ only
+in order). :func:`describe` says what a candidate changes against the
 first, so the list reads "ADVP attaches to S, not VP" instead of "+1 / -1".
 """
 

@@ -595,7 +595,7 @@ def decode(inp) -> Derivation:
     """The best derivation (:class:`records.Derivation`; a chart without a budget). Plain
     Python over :func:`decode_kbest`: a compiled entry of its own would compile and optimize
     the chart a second time (31 s of CPU on a first start, besides k-best's 43 s)."""
-    d = decode_kbest(inp, 1, KBEST_ENTRIES)
+    d = decode_kbest(inp, 1, KBEST_ENTRIES, False)  # every argument given: one compile
     score = float(d.scores[0]) if d.scores.shape[0] else -np.inf
     return Derivation(score, d.kinds, d.syms, d.rules, d.cells, d.words, d.level)
 

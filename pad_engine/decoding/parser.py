@@ -388,7 +388,7 @@ class Parser:
         for mode, within in passes if prune else passes[2:]:
             inputs = chart_inputs(self.model, enc, mode, escalate=True, within=within)
             while True:
-                d = decoder.decode_kbest(inputs, kk, budget, distinct)
+                d = decoder.decode_kbest(inputs, kk, budget, bool(distinct))
                 if d.level != decoder.OVER_BUDGET:
                     break
                 kk = fewer(kk, d.reach)

@@ -83,10 +83,12 @@ def kbest_speed(parser: Parser, examples: list[Example], k: int, prune: bool = T
 
 
 def kbest_oracle_f1(parser: Parser, examples: list[Example], ks: tuple[int, ...]) -> dict:
-    """F1 when an annotator picks the best of the first k candidates of every sentence."""
+    """F1 when an annotator picks the best of the first k candidates of every sentence (the
+    app's: distinct bracketings, :meth:`Parser.kbest` with ``distinct``)."""
     gold = [to_line(ex.lex, ex.forms) for ex in examples]
     lists = [[to_line(p.tree, ex.forms)
-              for p in parser.kbest(ex.forms, ex.tags, ex.heads, max(ks), rels=ex.rels)]
+              for p in parser.kbest(ex.forms, ex.tags, ex.heads, max(ks), rels=ex.rels,
+                                    distinct=True)]
              for ex in examples]
     result = {}
     for k in ks:

@@ -1,17 +1,20 @@
 """The status bar's two standing notes: how far background decoding is ("Decoding 1,234 /
 12,544"), and what keeps the model from decoding (a first start compiling the decoder), with
 the time it has taken so far, so a minute of waiting visibly moves. In a narrow window the
-count keeps its width and the note gives way, cut with an ellipsis, whole in its tooltip."""
+count keeps its width and the note gives way, cut with an ellipsis, whole in its tooltip.
+And its passing messages, where a warning is not wiped out by a routine note."""
 
 from __future__ import annotations
 
 import time
 
 from PySide6.QtCore import QSize, Qt, QTimer
-from PySide6.QtWidgets import QLabel, QWidget
+from PySide6.QtWidgets import QLabel, QStatusBar, QWidget
 
 TICK = 1000  # ms between updates of the note's clock
 SHORTEST = 160  # px the note keeps in the narrowest window ("0:12 Preparing the…")
+ROUTINE = 5000  # ms: a message shown this long or less is routine ("Model ready")
+KEEP = 15.0  # s a warning (shown longer, or until replaced) is kept from routine messages
 
 
 class CountLabel(QLabel):
@@ -67,3 +70,24 @@ class NoteLabel(QLabel):
         full = self.full_text()
         self.setToolTip(full)
         self.setText(self.fontMetrics().elidedText(full, Qt.ElideRight, self.width() - 4))
+
+
+class StatusMessages:
+    """Shows the controllers' passing messages in ``bar``. A routine one does not replace a
+    warning in the warning's first :data:`KEEP` seconds: a decoder that finishes compiling
+    ("Model ready") would otherwise wipe out why a file's text model cannot be used."""
+
+    def __init__(self, bar: QStatusBar):
+        self._bar = bar
+        self._warning = ""
+        self._until = 0.0
+
+    def show(self, text: str, timeout: int = 0) -> None:
+        now = time.monotonic()
+        routine = 0 < timeout <= ROUTINE
+        if routine and now < self._until and self._bar.currentMessage() == self._warning:
+            return
+        self._bar.showMessage(text, timeout)
+        if not routine:
+            self._warning = text
+            self._until = now + (min(timeout / 1000, KEEP) if timeout else KEEP)

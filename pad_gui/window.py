@@ -46,7 +46,7 @@ from pad_gui.parse_view import ParseScene, ParseView
 from pad_gui.qtcompat import protect_singletons
 from pad_gui.quality_views import QualityViews
 from pad_gui.sentence_list import SentencePanel
-from pad_gui.status_labels import CountLabel, NoteLabel
+from pad_gui.status_labels import CountLabel, NoteLabel, StatusMessages
 from pad_gui.undo import UndoStacks
 
 PANEL = (170, 230)  # px the sentence list and the candidates need at least
@@ -83,8 +83,9 @@ class MainWindow(QMainWindow):
         self.qactions: dict[str, QAction] = {}
         self._build_actions()
         self.statusBar().showMessage("Loading the model…")
-        w.message.connect(self.statusBar().showMessage)
-        self.view.message.connect(lambda text: self.statusBar().showMessage(text, 10000))
+        self.messages = StatusMessages(self.statusBar())
+        w.message.connect(self.messages.show)
+        self.view.message.connect(lambda text: self.messages.show(text, 10000))
         w.problems.connect(self._show_problems)
         w.alarm.connect(self._alarm)
         self.background = CountLabel()  # a file read, how many sentences are decoded

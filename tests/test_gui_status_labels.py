@@ -37,3 +37,21 @@ def test_a_narrow_window_keeps_the_count_and_cuts_the_note(window, qtbot, monkey
     qtbot.waitUntil(lambda: note.text() == note.toolTip())  # room enough: the whole note
     window.engine.preparing.emit("")
     assert not note.isVisible()
+
+
+def test_a_routine_message_does_not_wipe_out_a_warning(window, monkeypatch):
+    """The decoder finishing its compile ("Model ready", 3 s) while the status bar says why
+    the file's text model cannot be used: the warning stays for its first seconds; later a
+    routine message shows again."""
+    now = [100.0]
+    monkeypatch.setattr(status_labels, "time", SimpleNamespace(monotonic=lambda: now[0]))
+    bar, w = window.statusBar(), window.workspace
+    w.message.emit("2 sentences; the text model cannot be used (…)", 15000)
+    now[0] += 2
+    w.message.emit("Model ready", 3000)
+    assert bar.currentMessage().startswith("2 sentences; the text model cannot be used")
+    now[0] += status_labels.KEEP
+    w.message.emit("Model ready", 3000)
+    assert bar.currentMessage() == "Model ready"
+    w.message.emit("Saved", 3000)  # routine after routine: shown at once
+    assert bar.currentMessage() == "Saved"

@@ -2,7 +2,7 @@
 12,544"), and what keeps the model from decoding (a first start compiling the decoder), with
 the time it has taken so far, so a minute of waiting visibly moves. In a narrow window the
 count keeps its width and the note gives way, cut with an ellipsis, whole in its tooltip.
-And its passing messages, where a warning is not wiped out by a routine note."""
+And its passing messages, where a warning is not wiped out by an ambient note."""
 
 from __future__ import annotations
 
@@ -13,8 +13,8 @@ from PySide6.QtWidgets import QLabel, QStatusBar, QWidget
 
 TICK = 1000  # ms between updates of the note's clock
 SHORTEST = 160  # px the note keeps in the narrowest window ("0:12 Preparing the…")
-ROUTINE = 5000  # ms: a message shown this long or less is routine ("Model ready")
-KEEP = 15.0  # s a warning (shown longer, or until replaced) is kept from routine messages
+ROUTINE = 5000  # ms: a message shown longer (or until replaced) is a warning
+KEEP = 15.0  # s a warning is kept from ambient messages
 
 
 class CountLabel(QLabel):
@@ -73,9 +73,10 @@ class NoteLabel(QLabel):
 
 
 class StatusMessages:
-    """Shows the controllers' passing messages in ``bar``. A routine one does not replace a
-    warning in the warning's first :data:`KEEP` seconds: a decoder that finishes compiling
-    ("Model ready") would otherwise wipe out why a file's text model cannot be used."""
+    """Shows the controllers' passing messages in ``bar``. An ambient one (no answer to
+    anything the annotator did: "Model ready" once the decoder is compiled) does not replace
+    a warning in the warning's first :data:`KEEP` seconds; it would otherwise wipe out why a
+    file's text model cannot be used. Every other message shows at once."""
 
     def __init__(self, bar: QStatusBar):
         self._bar = bar
@@ -83,11 +84,12 @@ class StatusMessages:
         self._until = 0.0
 
     def show(self, text: str, timeout: int = 0) -> None:
-        now = time.monotonic()
-        routine = 0 < timeout <= ROUTINE
-        if routine and now < self._until and self._bar.currentMessage() == self._warning:
+        self._bar.showMessage(text, timeout)
+        if not 0 < timeout <= ROUTINE:
+            self._warning = text
+            self._until = time.monotonic() + (min(timeout / 1000, KEEP) if timeout else KEEP)
+
+    def show_ambient(self, text: str, timeout: int = 0) -> None:
+        if time.monotonic() < self._until and self._bar.currentMessage() == self._warning:
             return
         self._bar.showMessage(text, timeout)
-        if not routine:
-            self._warning = text
-            self._until = now + (min(timeout / 1000, KEEP) if timeout else KEEP)

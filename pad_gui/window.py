@@ -82,9 +82,10 @@ class MainWindow(QMainWindow):
         self.scene.selectionChanged.connect(self._on_node_selection)
         self.qactions: dict[str, QAction] = {}
         self._build_actions()
-        self.statusBar().showMessage("Loading the model…")
+        self.statusBar().showMessage("Loading the model…")  # not a warning: Model ready replaces it
         self.messages = StatusMessages(self.statusBar())
         w.message.connect(self.messages.show)
+        w.ambient.connect(self.messages.show_ambient)
         self.view.message.connect(lambda text: self.messages.show(text, 10000))
         w.problems.connect(self._show_problems)
         w.alarm.connect(self._alarm)

@@ -39,19 +39,20 @@ def test_a_narrow_window_keeps_the_count_and_cuts_the_note(window, qtbot, monkey
     assert not note.isVisible()
 
 
-def test_a_routine_message_does_not_wipe_out_a_warning(window, monkeypatch):
-    """The decoder finishing its compile ("Model ready", 3 s) while the status bar says why
-    the file's text model cannot be used: the warning stays for its first seconds; later a
-    routine message shows again."""
+def test_an_ambient_message_does_not_wipe_out_a_warning(window, monkeypatch):
+    """The decoder finishing its compile ("Model ready") while the status bar says why the
+    file's text model cannot be used: the warning stays for its first seconds, then an
+    ambient message shows again; an answer to the annotator always shows at once."""
     now = [100.0]
     monkeypatch.setattr(status_labels, "time", SimpleNamespace(monotonic=lambda: now[0]))
     bar, w = window.statusBar(), window.workspace
     w.message.emit("2 sentences; the text model cannot be used (…)", 15000)
     now[0] += 2
-    w.message.emit("Model ready", 3000)
+    w.ambient.emit("Model ready", 3000)
     assert bar.currentMessage().startswith("2 sentences; the text model cannot be used")
+    w.message.emit("Still opening story.txt: one file at a time", 5000)
+    assert bar.currentMessage().startswith("Still opening")  # an answer: shown
+    w.message.emit("2 sentences; the text model cannot be used (…)", 15000)
     now[0] += status_labels.KEEP
-    w.message.emit("Model ready", 3000)
+    w.ambient.emit("Model ready", 3000)
     assert bar.currentMessage() == "Model ready"
-    w.message.emit("Saved", 3000)  # routine after routine: shown at once
-    assert bar.currentMessage() == "Saved"

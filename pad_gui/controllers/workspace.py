@@ -87,7 +87,7 @@ class Workspace:
         self.notice = ""  # what opening the project had to say (read-only, set aside)
         self.opened, self.problems, self.message, self.navigated = (Event() for _ in "1234")
         self.redraw, self.row, self.ready, self.step = (Event() for _ in "1234")
-        self.alarm, self.background, self.proposed = Event(), Event(), Event()
+        self.alarm, self.background, self.proposed, self.ambient = (Event() for _ in "1234")
         self._decoded_ids: set[int] = set()  # sentences of the session decoded by this model
         engine.ready.connect(self._engine_ready)
         engine.decoded.connect(self._decoded)
@@ -117,8 +117,10 @@ class Workspace:
     def _engine_ready(self, problem: str, converter: Converter | None) -> None:
         self.in_use.decodes_with(converter, problem)
         self._say_decoding()
-        self.message.emit(f"No model: {problem} (arcs only)" if problem else "Model ready",
-                          0 if problem else 3000)
+        if problem:
+            self.message.emit(f"No model: {problem} (arcs only)", 0)
+        else:  # ambient: it may not hide a warning the annotator has not read yet
+            self.ambient.emit("Model ready", 3000)
         self.ready.emit()
         self.redraw.emit(None, False)
 

@@ -66,62 +66,55 @@ def run(args: argparse.Namespace) -> int:
         raise InputError(f"{len(order)} sentences here but {len(gold)} trees in {args.gold}",
                          args.deps)
     pairs: list = []
+    sents: list = []  # per pair: its d-parse
     slots: list = []  # per gold tree: its pair, or None
-    sents: dict[int, object] = {}  # per pair: its d-parse
     for tree, sent in zip(gold, order):
         pair = None
         if sent is not None:
             try:
                 pair = make_pair(tree, sent, args.deps)
                 pairs.append(pair)
-                sents[id(pair)] = sent
+                sents.append(sent)
             except InputError as err:
                 print(f"pad oracle: skipped {err}", file=sys.stderr)
         slots.append(pair)
     if args.kbest is not None:
         converter = Engine.load(args.model) if args.model else choose(deps).engine
-        found = dict(zip(map(id, pairs), kbest_closest(converter, pairs, sents, args.kbest)))
-        if pairs:
-            print(f"pad oracle: EVALB F1 of the closest of the {args.kbest} best distinct "
-                  f"candidates {pairs_f1(pairs, [found[id(p)] for p in pairs]):.2f} "
-                  f"({len(pairs)} sentences)", file=sys.stderr)
-        write_lines(args.output, ["" if p is None else found[id(p)] + "\n" for p in slots])
-        return 0
-    if args.model:
-        model = Model.load(args.model)
-        why = args.model
+        chosen = kbest_closest(converter, pairs, sents, args.kbest)
+        what = f"the closest of the {args.kbest} best distinct candidates"
     else:
-        choice = choose(deps)
-        if isinstance(choice.engine, Engine):
-            model, why = choice.engine.model, f"{choice.name}: {choice.reason}"
+        if args.model:
+            model = Model.load(args.model)
+            why = args.model
         else:
-            model = oracle_grammar(pairs, [guided_lextree(p) for p in pairs])
-            why = f"the gold trees' own rules ({choice.reason})"
-    print(f"pad oracle: the search is bounded by the grammar of {why}", file=sys.stderr)
-    found = dict(zip(map(id, pairs), closest_lines(Parser(model), pairs)))
+            choice = choose(deps)
+            if isinstance(choice.engine, Engine):
+                model, why = choice.engine.model, f"{choice.name}: {choice.reason}"
+            else:
+                model = oracle_grammar(pairs, [guided_lextree(p) for p in pairs])
+                why = f"the gold trees' own rules ({choice.reason})"
+        print(f"pad oracle: the search is bounded by the grammar of {why}", file=sys.stderr)
+        chosen = closest_lines(Parser(model), pairs)
+        what = "these trees against the gold trees"
+    found = dict(zip(map(id, pairs), chosen))
     lines = ["" if pair is None else found[id(pair)] for pair in slots]
     if pairs:  # the figure pad train --deps --hold-out prints for the same pairs and grammar
-        print(f"pad oracle: EVALB F1 of these trees against the gold trees "
-              f"{pairs_f1(pairs, [found[id(p)] for p in pairs]):.2f} ({len(pairs)} sentences)",
-              file=sys.stderr)
+        print(f"pad oracle: EVALB F1 of {what} {pairs_f1(pairs, chosen):.2f} "
+              f"({len(pairs)} sentences)", file=sys.stderr)
     write_lines(args.output, [line + "\n" for line in lines])
     return 0
 
 
-
-def kbest_closest(converter, pairs: list, sents: dict, k: int) -> list[str]:
-    """Per pair, the Penn line of the converter's k best candidates (``candidates``, as the
-    app and ``pad convert --kbest`` get them) with the highest EVALB F1 against the pair's
-    c-parse, the earlier one on a tie."""
+def kbest_closest(converter, pairs: list, sents: list, k: int) -> list[str]:
+    """Per pair (with its d-parse in ``sents``), the Penn line of the converter's k best
+    candidates (``candidates``, as the app and ``pad convert --kbest`` get them) with the
+    highest EVALB F1 against the pair's c-parse, the earlier one on a tie."""
     from pad_engine.io.penn import tree_to_line
-    from pad_engine.learning.evalb import score
+    from pad_engine.learning.evalb import closest
     from pad_engine.trees.lextree import to_line
 
     out = []
-    for pair in pairs:
-        lines = [to_line(c.tree, pair.forms) for c in converter.candidates(sents[id(pair)], k)]
-        rows = score([tree_to_line(pair.tree)] * len(lines), lines).rows
-        best = max(range(len(rows)), key=lambda i: (
-            2 * rows[i].matched / max(1, rows[i].gold_brackets + rows[i].test_brackets), -i))
-        out.append(lines[best])
+    for pair, sent in zip(pairs, sents):
+        lines = [to_line(c.tree, pair.forms) for c in converter.candidates(sent, k)]
+        out.append(lines[closest(tree_to_line(pair.tree), lines)])
     return out

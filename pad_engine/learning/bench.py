@@ -25,7 +25,7 @@ from pad_engine.decoding.parser import Parser, encode, run_decoder
 from pad_engine.errors import InputError
 from pad_engine.io.conll import format_conllx
 from pad_engine.io.gate import read_bytes, write_text
-from pad_engine.learning.evalb import bracket_f1, score
+from pad_engine.learning.evalb import bracket_f1, closest, score
 from pad_engine.learning.train import Example, examples_from_penn, train
 from pad_engine.trees.deplabels import SCHEMES
 from pad_engine.trees.deptree import DepSentence
@@ -92,12 +92,7 @@ def kbest_oracle_f1(parser: Parser, examples: list[Example], ks: tuple[int, ...]
              for ex in examples]
     result = {}
     for k in ks:
-        chosen = []
-        for g, cands in zip(gold, lists):
-            rows = score([g] * len(cands[:k]), cands[:k]).rows
-            best = max(range(len(rows)), key=lambda i: (rows[i].matched * 2 /
-                       max(1, rows[i].gold_brackets + rows[i].test_brackets), -i))
-            chosen.append(cands[best])
+        chosen = [cands[closest(g, cands[:k])] for g, cands in zip(gold, lists)]
         result[k] = bracket_f1(score(gold, chosen))
     return result
 

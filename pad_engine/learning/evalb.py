@@ -462,6 +462,14 @@ def bracket_f1(report: EvalbReport) -> float:
     return 0.0 if math.isnan(f) else f
 
 
+def closest(gold: str, candidates: Sequence[str]) -> int:
+    """Which of ``candidates`` (Penn lines) has the highest EVALB F1 against ``gold``, the
+    earliest on a tie: what an annotator picking the best of a k-best list picks."""
+    rows = score([gold] * len(candidates), candidates).rows
+    return max(range(len(rows)), key=lambda i: (
+        2 * rows[i].matched / max(1, rows[i].gold_brackets + rows[i].test_brackets), -i))
+
+
 # --- dependencies -----------------------------------------------------------------------------
 
 

@@ -19,8 +19,8 @@ from dataclasses import dataclass, replace
 
 from pad_engine.decoding.model import Model
 from pad_engine.decoding.parser import Parser
-from pad_engine.errors import Cancelled
 from pad_engine.learning.evalb import bracket_f1, score
+from pad_engine.learning.evaluation import evaluate
 from pad_engine.learning.train import Example, Progress, example_from_lextree, train
 from pad_engine.trees.deptree import DepSentence, tree_problem
 from pad_engine.trees.lextree import to_line
@@ -190,10 +190,11 @@ def guard(examples: list[Example], base: Model, method: Method = DEFAULT, *,
         for f in range(k):
             held = examples[f::k]
             kept = [ex for i, ex in enumerate(examples) if i % k != f]
-            gold += [to_line(ex.lex, ex.forms) for ex in held]
-            new += _decoded(adapt(kept, base, method, pool=pool, seed=seed, cancel=cancel),
-                            held, cancel)
-            old += _decoded(base, held, cancel)
+            adapted = evaluate(adapt(kept, base, method, pool=pool, seed=seed, cancel=cancel),
+                               held, cancel=cancel)
+            gold += adapted.gold
+            new += adapted.test
+            old += evaluate(base, held, cancel=cancel).test
         gained = bracket_f1(score(gold, new)) - bracket_f1(score(gold, old))
     if gained <= 0:
         return replace(base, training={**base.training, "guard": round(gained, 2),
@@ -202,16 +203,3 @@ def guard(examples: list[Example], base: Model, method: Method = DEFAULT, *,
     model.training["guard"] = round(gained, 2) if k >= 2 else "not measured: fewer than 2 trees"
     return model
 
-
-def _decoded(model: Model, examples: list[Example],
-             cancel: Callable[[], bool] | None = None) -> list[str]:
-    """The model's trees of the examples' d-parses (exact decoding, gold tags), as lines:
-    what ``retrain.evaluate`` scores, which this module cannot import (retrain imports it)."""
-    parser = Parser(model)
-    out = []
-    for ex in examples:
-        if cancel is not None and cancel():
-            raise Cancelled()
-        out.append(to_line(parser.parse(ex.forms, ex.tags, ex.heads, prune=False,
-                                        rels=ex.rels).tree, ex.forms))
-    return out

@@ -71,12 +71,18 @@ def test_a_few_corrections_teach_their_pattern_and_leave_the_rest(base):
     assert _decoded(model, others) == before
 
 
-def test_trees_the_model_already_builds_change_nothing(base):
+def _own_trees(base, n: int) -> list:
+    """The base model's own trees of n sentences of each kind: corrections that teach it
+    nothing."""
     parser = Parser(base)
-    sentences = _examples([_verb_pp(i, nested=False) for i in range(10)]
-                          + [_other(i) for i in range(10)])
-    own = [example_from_lextree(parser.parse(ex.forms, ex.tags, ex.heads).tree, ex.forms)
-           for ex in sentences]
+    sentences = _examples([_verb_pp(i, nested=False) for i in range(n)]
+                          + [_other(i) for i in range(n)])
+    return [example_from_lextree(parser.parse(ex.forms, ex.tags, ex.heads).tree, ex.forms)
+            for ex in sentences]
+
+
+def test_trees_the_model_already_builds_change_nothing(base):
+    own = _own_trees(base, 10)
     held = _examples([_verb_pp(i, nested=False) for i in range(10, 16)]
                      + [_other(i) for i in range(10, 16)])
     model = adapt(own[::2], base)
@@ -103,11 +109,7 @@ def test_a_validated_method_chooses_its_epochs_on_the_last_trees(base):
 
 
 def test_the_guard_keeps_the_model_where_corrections_teach_nothing(base):
-    parser = Parser(base)
-    sentences = _examples([_verb_pp(i, nested=False) for i in range(5)]
-                          + [_other(i) for i in range(5)])
-    own = [example_from_lextree(parser.parse(ex.forms, ex.tags, ex.heads).tree, ex.forms)
-           for ex in sentences]
+    own = _own_trees(base, 5)
     kept = adapt(own, base, by_name("guarded"))
     assert kept.weights is base.weights
     assert kept.training["adaptation"] == "guarded: kept the model"

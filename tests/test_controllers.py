@@ -457,6 +457,38 @@ def test_a_new_version_decodes_at_once_and_a_broken_one_falls_back(workspace, sa
     assert models.current_model().training == startup.training
 
 
+def test_a_version_loaded_before_the_decoder_is_compiled_is_not_called_ready(
+        tiny_model, sample, tmp_path, monkeypatch):
+    """A first start opens a file whose project chooses a model version while the decoder
+    still compiles: the status says the version is loaded and its trees follow, not that it
+    decodes, and "Model ready" comes only once the decoder is."""
+    compiled = threading.Event()
+    prepare = EngineThread._prepare
+    monkeypatch.setattr(EngineThread, "_prepare",
+                        lambda self, engine: (compiled.wait(WAIT), prepare(self, engine)))
+    w = Workspace(EngineThread(tiny_model), Projects(FakeSettings(), tmp_path / "data"))
+    said, ambient = [], []
+    w.message.connect(lambda text, ms: said.append(text))
+    w.ambient.connect(lambda text, ms: ambient.append(text))
+    w.engine.start()
+    try:
+        models = ModelVersions(w, tiny_model)
+        w.open(sample)
+        models.use(BUNDLED)  # as a project's choice is restored on opening
+        pump(w.engine.worker, until=lambda: not models.loading)
+        assert models.current_model() is not None
+        assert any("loaded: its trees follow once the decoder is prepared" in t for t in said)
+        assert not any(t.startswith("Decoding with model") for t in said)
+        assert not ambient
+        compiled.set()
+        pump(w.engine.worker, until=lambda: ambient)
+        assert ambient == ["Model ready"]
+    finally:
+        compiled.set()
+        w.close()
+        w.engine.stop()
+
+
 def test_retraining_adds_a_measured_version_and_cancelling_adds_none(workspace, sample,
                                                                      tiny_model):
     w = workspace

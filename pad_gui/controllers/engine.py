@@ -94,6 +94,11 @@ class EngineThread:
         self._callbacks: dict[int, Callable[[Any], None]] = {}
         self._quiet_until = 0.0
 
+    def preparing_for(self, converter: Converter) -> bool:
+        """Whether ``converter`` cannot decode yet: a model's decoder still being compiled
+        (the projection stands in meanwhile)."""
+        return isinstance(converter, Engine) and not self.warm.is_set()
+
     def pause_background(self, seconds: float = QUIET) -> None:
         """Hold background decoding while the annotator is busy: a decode holds the GIL
         (Numba), so running one in the middle of a redraw would make the UI stutter."""

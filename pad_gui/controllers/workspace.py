@@ -114,12 +114,15 @@ class Workspace:
         return s is not None and self.current >= 0 and s.decoded(self.current) is not None
 
     # -- engine ---------------------------------------------------------------------------
-    def _engine_ready(self, problem: str, converter: Converter | None) -> None:
+    def _engine_ready(self, problem: str, converter: Converter | None,
+                      announce: bool = True) -> None:
+        """The converter decodes from now on; "Model ready" is ``announce``d unless the
+        decoder is still being prepared (then the engine's ready says it later)."""
         self.in_use.decodes_with(converter, problem)
         self._say_decoding()
         if problem:
             self.message.emit(f"No model: {problem} (arcs only)", 0)
-        else:  # ambient: it may not hide a warning the annotator has not read yet
+        elif announce:  # ambient: it may not hide a warning the annotator has not read yet
             self.ambient.emit("Model ready", 3000)
         self.ready.emit()
         self.redraw.emit(None, False)
@@ -184,9 +187,12 @@ class Workspace:
         if isinstance(result, Exception):
             self.message.emit(f"Cannot use model {name}: {result}", LONG)
             return
-        self._engine_ready("", result)
+        preparing = self.engine.preparing_for(result)
+        self._engine_ready("", result, announce=not preparing)
+        said = (f"Model {name} loaded: its trees follow once the decoder is prepared"
+                if preparing else f"Decoding with model {name}")
         warning = self.label_warning()
-        self.message.emit(f"Decoding with model {name}" + warning, 15000 if warning else SHORT)
+        self.message.emit(said + warning, 15000 if warning else SHORT)
 
     def arcs_note(self) -> str:
         """"; arcs predicted by ..." when the file's arcs are a text model's, not the file's."""

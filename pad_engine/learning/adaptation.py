@@ -80,7 +80,7 @@ METHODS = (
     Method("projection-guarded", eta=0.03, anchored=True, projection=True, guarded=True),
     Method("widen", eta=0.03, anchored=True, widen=True),
 )
-DEFAULT = METHODS[12]  # projection: docs/ADAPTATION.md
+DEFAULT = next(m for m in METHODS if m.name == "projection")  # docs/ADAPTATION.md
 DEV_PART = 5  # a validated method holds out the last fifth of the trees to choose epochs
 DEV_FROM = 10  # ... once there are this many (fewer leave too few to judge by: its epochs)
 VALIDATION_SHARE = 0.5  # of the progress reported, the validation's (about half the work)

@@ -11,6 +11,7 @@ from toy import TREES, toy_examples
 from pad_engine.cli import main
 from pad_engine.io.conll import format_conllx
 from pad_engine.learning.adapt_bench import group_name
+from pad_engine.learning.adaptation import DEFAULT
 
 
 @pytest.fixture
@@ -40,11 +41,11 @@ def test_adapt_prints_each_size_method_and_group(genre_folder, toy_model_path, c
     out = capsys.readouterr().out.splitlines()
     assert out[1] == "# groups: news (7 correctable, 7 scored), whow (7 correctable, 7 scored)"
     rows = {line.split("\t")[1]: line.split("\t") for line in out[3:]}
-    assert set(rows) >= {"Retrain default (anchored-0.03)", "continued", "guarded", "scratch",
+    assert set(rows) >= {f"Retrain default ({DEFAULT.name})", "continued", "guarded", "scratch",
                          "model alone", "projection alone", "  news", "  whow"}
     # the toy model knows these trees: corrections of trees it builds take nothing away
     assert rows["model alone"][2] == "100.00"
-    assert rows["Retrain default (anchored-0.03)"][2] == "100.00"
+    assert rows[f"Retrain default ({DEFAULT.name})"][2] == "100.00"
     assert rows["guarded"][2] == "100.00"
 
 

@@ -9,10 +9,11 @@ from nltk import Tree
 
 from pad_engine.decoding.model import Model
 from pad_engine.decoding.parser import Parser
-from pad_engine.learning.adaptation import DEFAULT, METHODS, adapt, by_name
+from pad_engine.learning.adaptation import DEFAULT, METHODS, adapt, by_name, reading_projection
 from pad_engine.learning.retrain import retrain
 from pad_engine.learning.train import Example, example_from_lextree, examples_from_penn
 from pad_engine.resources import resource_path
+from pad_engine.trees.deptree import DepSentence
 from pad_engine.trees.lextree import to_line
 
 NOUNS = ["dog", "cat", "man", "woman", "child", "farmer", "teacher", "doctor", "bird", "horse",
@@ -49,6 +50,11 @@ def _examples(lines: list[str]) -> list[Example]:
     return examples_from_penn([Tree.fromstring(s) for s in lines], "collins")
 
 
+def _pool(*groups: list[Example]) -> list[DepSentence]:
+    """The annotator's file: the d-parses of every sentence, corrected or not."""
+    return [DepSentence(ex.forms, ex.tags, ex.heads) for group in groups for ex in group]
+
+
 def _decoded(model: Model, examples: list[Example]) -> list[str]:
     parser = Parser(model)
     return [to_line(parser.parse(ex.forms, ex.tags, ex.heads).tree, ex.forms)
@@ -65,8 +71,9 @@ def test_a_few_corrections_teach_their_pattern_and_leave_the_rest(base):
     others = _examples([_other(i) for i in range(8)])
     assert _decoded(base, unseen) != _gold(unseen)  # the PTB model builds the flat VP
     before = _decoded(base, others)
-    model = retrain(taught, base)
+    model = retrain(taught, base, pool=_pool(taught, unseen, others))
     assert model.training["adaptation"] == DEFAULT.name
+    assert model.dep_labels == "projection"  # the default: adapted, it reads the projection
     assert _decoded(model, unseen) == _gold(unseen)
     assert _decoded(model, others) == before
 
@@ -85,7 +92,8 @@ def test_trees_the_model_already_builds_change_nothing(base):
     own = _own_trees(base, 10)
     held = _examples([_verb_pp(i, nested=False) for i in range(10, 16)]
                      + [_other(i) for i in range(10, 16)])
-    model = adapt(own[::2], base)
+    model = adapt(own[::2], base, pool=_pool(own, held))
+    assert model.dep_labels == "projection"
     assert _decoded(model, held) == _decoded(base, held)
     assert _decoded(model, own[1::2]) == _gold(own[1::2])
 
@@ -122,3 +130,28 @@ def test_the_guard_lets_a_pattern_taught_through(base):
     model = adapt(taught, base, by_name("guarded"))
     assert model.training["guard"] > 0
     assert _decoded(model, unseen) == _gold(unseen)
+
+
+def test_a_label_free_base_adapted_reads_the_projection_and_its_file_saved(base):
+    taught = _examples([_verb_pp(i, nested=True) for i in range(6)])
+    model = adapt(taught, base, pool=_pool(taught))
+    loaded = Model.from_bytes(model.to_bytes())
+    assert loaded.dep_labels == "projection"
+    assert _decoded(loaded, taught) == _decoded(model, taught)
+    plain = adapt(taught, base, by_name("anchored-0.03"))
+    assert plain.dep_labels == ""
+
+
+def test_the_files_projections_widen_the_grammar_of_the_projection_method(base):
+    taught = _examples([_verb_pp(i, nested=True) for i in range(6)])
+    # a GUM-style fragment the PTB grammar has no rule for
+    file = _examples(["(TOP (FRAG (INTJ (UH well)) (, ,) (NP (DT the) (NN dog)) (. .)))"])
+    alone = adapt(taught, base)
+    widened = adapt(taught, base, pool=_pool(taught, file))
+    assert len(widened.grammar.binary) + len(widened.grammar.unary) > \
+        len(alone.grammar.binary) + len(alone.grammar.unary)
+
+
+def test_a_base_that_reads_labels_keeps_its_own():
+    ud = Model.load(resource_path("models", "english-gum-ud.padmodel"))
+    assert reading_projection(ud) is ud

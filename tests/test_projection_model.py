@@ -151,8 +151,11 @@ def test_retrain_from_scratch_reads_the_projection_and_round_trips(tmp_path):
 
 def test_a_model_that_reads_labels_or_continues_keeps_its_way(toy_model):
     examples = toy_examples()
-    assert retraining.retrain(examples[:3], labels="deprel").dep_labels == "deprel"
-    assert retraining.retrain(examples[:3], toy_model, pool=examples).dep_labels == ""
+    labeled = retraining.retrain(examples[:3], labels="deprel")
+    assert labeled.dep_labels == "deprel"
+    assert retraining.retrain(examples[:3], labeled, pool=examples).dep_labels == "deprel"
+    # a label-free model continued reads the projection (adaptation's default, "projection")
+    assert retraining.retrain(examples[:3], toy_model, pool=examples).dep_labels == "projection"
 
 
 @pytest.mark.slow

@@ -78,8 +78,9 @@ def retrain(examples: list[Example], base: Model | None = None, *,
     :data:`pad_engine.learning.adaptation.DEFAULT` adapts it (kept near its weights: the
     settings above overwrote what it knew, docs/ADAPTATION.md). From scratch, ``labels``
     names where the examples' d-parse labels come from, if the model should read them (none:
-    the projection's, see :class:`Settings`); ``pool`` holds the file's d-parses (a base
-    model keeps its own choice and grammar). Raises train.Cancelled when cancelled."""
+    the projection's, see :class:`Settings`); ``pool`` holds the file's d-parses (their
+    projections widen the grammar from scratch, and of a label-free base adapted to read
+    the projection). Raises train.Cancelled when cancelled."""
     if not examples:
         raise ValueError("no trees to train on")
     if base is not None:
@@ -121,7 +122,7 @@ class Plan:
 
     base: Model | None = None
     labels: str = ""
-    pool: Sequence[DepSentence] = ()  # the file's d-parses, for a model from scratch
+    pool: Sequence[DepSentence] = ()  # the file's d-parses (see retrain)
 
 
 # What a model is scored as on each fold: a training plan (re-run on the fold's other

@@ -244,11 +244,12 @@ def plan(base: Model | None = None, labels: bool = False,
          pool: Sequence[DepSentence] = ()) -> Plan:
     """A way to train on corrected trees: from scratch or from ``base``, with the DEPREL
     column read when ``labels`` (a model from scratch only; a base keeps its choice), and
-    the file's d-parses ``pool`` widening the grammar of a model from scratch."""
+    the file's d-parses ``pool``, whose projections widen the grammar of a model from
+    scratch or of a label-free base (as :func:`retrain` trains it)."""
     from pad_engine.learning.retrain import Plan
 
     if base is not None:
-        return Plan(base, "")
+        return Plan(base, "", tuple(pool))
     return Plan(None, "deprel" if labels else "", tuple(pool))
 
 

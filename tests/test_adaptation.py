@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 from nltk import Tree
 
+from pad_engine.api import plan, read_conll
 from pad_engine.decoding.model import Model
 from pad_engine.decoding.parser import Parser
 from pad_engine.learning.adaptation import DEFAULT, METHODS, adapt, by_name, reading_projection
@@ -155,3 +156,13 @@ def test_the_files_projections_widen_the_grammar_of_the_projection_method(base):
 def test_a_base_that_reads_labels_keeps_its_own():
     ud = Model.load(resource_path("models", "english-gum-ud.padmodel"))
     assert reading_projection(ud) is ud
+
+
+def test_the_apps_cross_validation_continues_a_model_with_the_files_d_parses(tiny_model,
+                                                                              sample):
+    """The guard must score the model Retrain makes: a label-free base continued widens its
+    grammar with the file's projections, so each fold's plan carries the file's d-parses."""
+    pool = read_conll(sample).sentences
+    continued = plan(Model.load(tiny_model), False, pool)
+    assert continued.base is not None
+    assert continued.pool == tuple(pool)

@@ -147,10 +147,10 @@ class ModelVersions:
             return lambda: as_model(converter) or converter
         model, start = self.current_model(), self.startup_loader()
         labels = model is not None and model.dep_labels == "deprel"
-        if self.origin(self.active) == BUNDLED:
-            return lambda: plan(as_model(start()), labels)
         session = self.workspace.session
         pool = list(session.sentences) if session is not None else []
+        if self.origin(self.active) == BUNDLED:
+            return lambda: plan(as_model(start()), labels, pool)
         return lambda: plan(None, labels, pool)
 
     def bundled_f1(self) -> tuple[float, int] | None:

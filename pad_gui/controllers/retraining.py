@@ -82,8 +82,8 @@ def retrain_work(trees: list[CorrectedTree], base: Model | None,
                  pool: Sequence[DepSentence] = ()) -> Callable[[Worker], Changes]:
     """The work of one run: reports Progress, Trained, FoldDone, then Measured (beside the
     version in use) or NotMeasured, then Compared; returns the ``changes`` the new model
-    makes. ``pool``: the file's d-parses (a model from scratch widens its grammar with their
-    rule-based projections)."""
+    makes. ``pool``: the file's d-parses (a model from scratch, or a label-free one
+    continued, widens its grammar with their rule-based projections)."""
     def work(worker: Worker) -> Changes:
         start = time.perf_counter()
         model = retrain(trees, base, progress=worker.report, cancel=worker.is_cancelled,

@@ -171,11 +171,10 @@ def _chart(inp, K, budget, distinct):
     entries (:data:`KBEST_ENTRIES`); with ``distinct``, K classes of derivations that differ
     in more than unary chains of one label (:mod:`pad_engine.decoding.kbest`).
 
-    Heads are decoded in the record's mode (pruned: pruning 1 and 2 unless the sentence's
-    ``tables`` is false, and a cell's items scoring more than ``beam`` below its best are
-    dropped); with ``escalate``, a head whose complete cell comes out without a phrase or tag
-    (at the root: without TOP; TOP elsewhere is no phrase, nothing attaches it) is decoded
-    again without pruning; if that fails too
+    Heads are decoded in the record's mode (pruned: pruning 1 and 2, and a cell's items
+    scoring more than ``beam`` below its best are dropped); with ``escalate``, a head whose
+    complete cell comes out without a phrase or tag (at the root: without TOP; TOP elsewhere
+    is no phrase, nothing attaches it) is decoded again without pruning; if that fails too
     and pruning decoded some of its subtree, the subtree is decoded again exactly first (the
     items the head needed may be ones pruning dropped below it), then the head; only then
     with glue rules: every symbol Y attaching any complete phrase or tag Z on either side to
@@ -200,7 +199,7 @@ def _chart(inp, K, budget, distinct):
     """
     s, g = inp.sentence, inp.grammar
     heads, rows, words, tags, labels = s.heads, s.rows, s.words, s.tags, s.rel_ids
-    spans, tables = s.spans, s.tables
+    spans = s.spans
     binary, unary, ptr, ids, tag_sym = g.binary, g.unary, g.ptr, g.ids, g.tag_sym
     rule_key, unary_key, parent_key = g.rule_key, g.unary_key, g.parent_key
     sym_key, glue_parent, learned, top_over, real = (g.sym_key, g.glue_parent, g.learned,
@@ -251,7 +250,7 @@ def _chart(inp, K, budget, distinct):
         hc = cbase[h] + nl[h] * (nr[h] + 1) + nr[h]  # h's complete cell
         redo = False
         while True:
-            row = rows[h] if level == PRUNED and tables else nrows - 1
+            row = rows[h] if level == PRUNED else nrows - 1
             prune, glue = level == PRUNED, level == GLUE
             for a in range(nl[h] + 1):
                 for b in range(nr[h] + 1):
@@ -321,9 +320,8 @@ def _chart(inp, K, budget, distinct):
                         ne = 0
                         if layer == 0:  # attach the next left (side 0) or right (1) dependent
                             for side in range(2):
-                                src, m, k, direction = _transition(st, g, rows, alpha,
-                                                                   prune and tables, c, h, a,
-                                                                   b, side)
+                                src, m, k, direction = _transition(st, g, rows, alpha, prune,
+                                                                   c, h, a, b, side)
                                 if src < 0:
                                     continue
                                 binary_context(i, k, j, h, m, words, tags, labels, spans, ctx)

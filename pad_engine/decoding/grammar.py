@@ -308,3 +308,16 @@ class GrammarArrays(NamedTuple):
     learned: np.ndarray  # sorted ((A*nsym + H)*nsym + M)*2 + dir of the learned binary rules
     top_over: np.ndarray  # (nsym,) bool: a learned unary TOP -> Z exists
     real: np.ndarray  # (nsym,) bool: Z may be attached by glue (not TOP, not intermediate)
+
+
+def without_tables(g: GrammarArrays) -> GrammarArrays:
+    """``g`` with every tag row allowing every rule (the ALL row's, pruning 1 off) and no
+    attachment-side decisions (pruning 2 off): pruned decoding keeps only its beam."""
+    width = 3 * g.nsym
+    first = (g.nrows - 1) * width
+    counts = np.diff(g.ptr[first:])
+    ptr = np.zeros(g.nrows * width + 1, np.int64)
+    ptr[1:] = np.cumsum(np.tile(counts, g.nrows))
+    ids = np.tile(g.ids[g.ptr[first]:], g.nrows)
+    return g._replace(ptr=ptr, ids=ids, side_keys=g.side_keys[:0], side_p=g.side_p[:0],
+                      side_n=g.side_n[:0])

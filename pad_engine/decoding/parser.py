@@ -21,6 +21,7 @@ import numpy as np
 from pad_engine.decoding import decoder
 from pad_engine.decoding.candidate import How
 from pad_engine.decoding.features import NO_LABELS, NO_SPANS, label_ids, tag_ids, word_ids
+from pad_engine.decoding.grammar import GrammarArrays, without_tables
 from pad_engine.decoding.model import Model
 from pad_engine.decoding.records import Derivation, Inputs
 from pad_engine.decoding.rulebased import projection_features
@@ -74,7 +75,6 @@ class Encoded(NamedTuple):
     tags: np.ndarray  # padded tag hashes (by name, as words: a grammar's new tags move nothing)
     rel_ids: np.ndarray  # label hashes, one per word; empty for a model that ignores labels
     spans: np.ndarray  # the projection's labels over spans (features.span_keys); else (2, 0)
-    tables: bool  # pruned decoding uses pruning 1 and 2 (not for a model in BEAM_ONLY)
 
 
 @dataclass
@@ -104,8 +104,7 @@ def encode(model: Model, forms: list[str], tags: list[str], heads: list[int],
         labels = label_ids(words)
     elif model.dep_labels:
         labels = label_ids(rels if rels and len(rels) == n else ["_"] * n)
-    return Encoded(h, rows, word_ids(forms), tag_ids(tags), labels, spans,
-                   model.dep_labels not in BEAM_ONLY)
+    return Encoded(h, rows, word_ids(forms), tag_ids(tags), labels, spans)
 
 
 def chart_inputs(model: Model, enc: Encoded, mode: int, escalate: bool = False,
@@ -116,12 +115,31 @@ def chart_inputs(model: Model, enc: Encoded, mode: int, escalate: bool = False,
     settings (``mode``: decoder.PRUNED, EXACT or GLUE, and whether a head escalates); the
     gold derivation's rules for loss-augmented training, or per-cell gains for the oracle."""
     return Inputs(
-        enc, model.packed(), model.weights if weights is None else weights, model.mask,
+        enc, decoder_grammar(model), model.weights if weights is None else weights, model.mask,
         int(mode), bool(escalate), float(model.alpha), BEAM, float(within),
         decoder.NO_GOLD if gold_bin is None else gold_bin,
         decoder.NO_GOLD if gold_un is None else gold_un,
         decoder.NO_CELL_COST if cell_cost is None else cell_cost, float(loss_weight),
     )
+
+
+def decoder_grammar(model: Model) -> GrammarArrays:
+    """The model's grammar as the kernels read it: :meth:`Model.packed`, or for a model in
+    :data:`BEAM_ONLY` its copy without pruning 1 and 2 (``grammar.without_tables``), made once
+    per packed grammar. Done here rather than by a flag in the kernels, which made the chart
+    loop of every other model 8% slower (bundled PTB model, pruned decoder)."""
+    packed = model.packed()
+    if model.dep_labels not in BEAM_ONLY:
+        return packed
+    hit = _BEAM_ONLY_GRAMMARS.get(id(packed))
+    if hit is None or hit[0] is not packed:
+        if len(_BEAM_ONLY_GRAMMARS) >= 8:  # models retrained in one process: keep a few
+            _BEAM_ONLY_GRAMMARS.clear()
+        hit = _BEAM_ONLY_GRAMMARS[id(packed)] = (packed, without_tables(packed))
+    return hit[1]
+
+
+_BEAM_ONLY_GRAMMARS: dict[int, tuple[GrammarArrays, GrammarArrays]] = {}
 
 
 def run_decoder(model: Model, enc: Encoded, mode: int, **options) -> Derivation:

@@ -1,0 +1,69 @@
+"""A model reading the original PAD's phrase labels decodes pruned with the beam alone
+(``parser.BEAM_ONLY``): the tag-keyed pruning tables (pruning 1 and 2) cut trees such a
+model follows its labels into (issue 37; the figures: tests/test_pruning_loss.py)."""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import random
+
+import numpy as np
+from toy import random_projective
+
+from pad_engine.decoding import decoder, parser
+from pad_engine.decoding.parser import decoder_grammar, encode, run_decoder
+
+
+def _scores(model, sentences, mode):
+    return [run_decoder(model, encode(model, forms, tags, heads, rels), mode,
+                        escalate=True).score for forms, tags, heads, rels in sentences]
+
+
+def _models(model):
+    """The model reading d-parse labels as UD relations and as phrase labels, with pruning 2
+    told that every head attaches its next left dependent first."""
+    g = copy.deepcopy(model.grammar)
+    rows = range(len(g.tags))
+    g.side_counts = {(h, left, right): [100, 0] for h in rows for left in rows for right in rows}
+    deprel = dataclasses.replace(model, grammar=g, dep_labels="deprel", _packed=None)
+    return deprel, dataclasses.replace(deprel, dep_labels="phrase", _packed=None)
+
+
+def _sentences(count: int, tags: list[str], seed: int = 3):
+    rng = random.Random(seed)
+    out = []
+    for s in range(count):
+        n = rng.randint(2, 8)
+        out.append(([f"w{s}_{i}" for i in range(n)], [rng.choice(tags) for _ in range(n)],
+                    random_projective(n, rng), ["S+NP"] * n))
+    return out
+
+
+def test_without_its_beam_the_pruned_search_of_a_phrase_labeled_model_is_exact(
+        random_backoff_model, monkeypatch):
+    """With no beam, pruned decoding searches what exact decoding does for a phrase-labeled
+    model, while the tables make it lose some of these sentences' best trees otherwise."""
+    deprel, phrase = _models(random_backoff_model)
+    monkeypatch.setattr(parser, "BEAM", np.inf)
+    sentences = _sentences(300, deprel.grammar.tags)
+    exact = _scores(phrase, sentences, decoder.EXACT)
+    assert _scores(phrase, sentences, decoder.PRUNED) == exact
+    assert _scores(deprel, sentences, decoder.EXACT) == exact
+    assert any(p < e for p, e in zip(_scores(deprel, sentences, decoder.PRUNED), exact))
+
+
+def test_only_a_phrase_labeled_model_gets_the_grammar_without_tables(random_backoff_model):
+    deprel, phrase = _models(random_backoff_model)
+    g, free = phrase.packed(), decoder_grammar(phrase)
+    assert decoder_grammar(phrase) is free  # made once per packed grammar
+    assert free.side_keys.shape == (0,)
+    assert g.side_keys.shape[0] > 0
+    width = 3 * g.nsym
+    every = g.ids[g.ptr[(g.nrows - 1) * width]:]
+    for row in range(g.nrows):
+        start = row * width
+        assert np.array_equal(np.diff(free.ptr[start:start + width + 1]),
+                              np.diff(g.ptr[(g.nrows - 1) * width:]))
+        assert np.array_equal(free.ids[free.ptr[start]:free.ptr[start + width]], every)
+    assert decoder_grammar(deprel) is deprel.packed()

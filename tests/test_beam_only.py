@@ -1,5 +1,5 @@
-"""A model reading the original PAD's phrase labels decodes pruned with the beam alone
-(``parser.BEAM_ONLY``): the tag-keyed pruning tables (pruning 1 and 2) cut trees such a
+"""A model reading the original PAD's phrase labels (``parser.reads_phrase_labels``) decodes
+pruned with the beam alone: the tag-keyed pruning tables (pruning 1 and 2) cut trees such a
 model follows its labels into (issue 37; the figures: tests/test_pruning_loss.py)."""
 
 from __future__ import annotations
@@ -67,3 +67,11 @@ def test_only_a_phrase_labeled_model_gets_the_grammar_without_tables(random_back
                               np.diff(g.ptr[(g.nrows - 1) * width:]))
         assert np.array_equal(free.ids[free.ptr[start]:free.ptr[start + width]], every)
     assert decoder_grammar(deprel) is deprel.packed()
+
+
+def test_phrase_labels_from_a_conll_column_count_as_phrase_labels(random_backoff_model):
+    deprel, _ = _models(random_backoff_model)
+    conll = dataclasses.replace(deprel, label_set=["NP+*", "ROOT", "S+NP"], _packed=None)
+    ud = dataclasses.replace(deprel, label_set=["det", "nsubj", "root"], _packed=None)
+    assert decoder_grammar(conll).side_keys.shape == (0,)
+    assert decoder_grammar(ud) is ud.packed()

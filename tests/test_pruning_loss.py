@@ -2,7 +2,7 @@
 models that read more than heads: a model reading the rule-based projection (``pad train
 --projection``) and a model reading the d-parse labels of the original PAD's scripts, trained
 as ``pad bench --labels`` trains it (issue 37: within 0.05 F1 on the PTB sample test split;
-the labeled model decodes pruned with the beam alone, ``parser.BEAM_ONLY``)."""
+the labeled model decodes pruned with the beam alone, ``parser.reads_phrase_labels``)."""
 
 from __future__ import annotations
 

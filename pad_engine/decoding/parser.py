@@ -27,6 +27,7 @@ from pad_engine.decoding.records import Derivation, Inputs
 from pad_engine.decoding.rulebased import projection_features
 from pad_engine.errors import InputError
 from pad_engine.trees.binarize import HEAD_LEFT, HEAD_RIGHT, LEAF, UNARY, is_intermediate
+from pad_engine.trees.deplabels import ROOT
 from pad_engine.trees.lextree import LexNode, penn_leaf, to_line
 from pad_engine.trees.structure import cell_count, cell_spans, projective_tree
 
@@ -53,17 +54,16 @@ BEAM = 7.0
 # exactly. PTB sample test, k = 10 with trees: 1.17x the speed of no window with 5, 1.15x
 # with 3 (2: more lists redone, slower); k-best oracle F1 at k = 10 the same (98.22).
 WITHIN = 5.0
-# The label sources whose models decode pruned with the beam alone, without pruning 1 and 2
-# (grammar.py): those tables are keyed by tags, while the original PAD's phrase labels
-# (deplabels.py) name the phrases a word heads and attaches in, which such a model follows
-# into constructions its tag never showed in training (a WRB heading an NP, a period that
-# attaches above the subject). PTB sample test split, a model trained as `pad bench --labels`
-# trains it: 98.56 exact, pruned 98.40 with the tables (98.50 without pruning 1, 98.45
-# without pruning 2), 98.56 with the beam alone, at 0.7x the speed of the tables' pruning and
-# 1.3x that of exact decoding. UD relations (GUM held-out, the bundled UD model: 84.28 exact,
-# 84.19 pruned) gain 0.07 without pruning 1 at 0.84x its pruned decoder's speed, which the EWT
-# end-to-end speed target cannot spare: its models keep the tables.
-BEAM_ONLY = frozenset({"phrase"})
+# A model reading the original PAD's phrase labels (reads_phrase_labels) decodes pruned with
+# the beam alone, without pruning 1 and 2 (grammar.py): those tables are keyed by tags, while
+# the labels name the phrases a word heads and attaches in, which such a model follows into
+# constructions its tag never showed in training (a WRB heading an NP, a period attaching
+# above the subject). PTB sample test split, a model trained as `pad bench --labels` trains
+# it: 98.56 exact, pruned 98.40 with the tables (98.50 without pruning 1, 98.45 without
+# pruning 2), 98.56 with the beam alone, at 0.7x the pruned decoder's speed with the tables
+# and 1.3x exact decoding's. UD relations (GUM held-out, the bundled UD model: 84.28 exact,
+# 84.19 pruned) gain 0.08 without pruning 1 at 0.84x its pruned decoder's speed, which the
+# EWT end-to-end speed target cannot spare: such models keep the tables.
 
 
 class Encoded(NamedTuple):
@@ -123,23 +123,34 @@ def chart_inputs(model: Model, enc: Encoded, mode: int, escalate: bool = False,
     )
 
 
+def reads_phrase_labels(model: Model) -> bool:
+    """Whether the model reads the original PAD's phrase labels (``deplabels.py``): read off
+    Penn trees (``phrase``), or from a CoNLL column holding them (``pad train --deps --labels``
+    on d-parses the original's scripts wrote): every label it saw is ROOT or joins two phrases
+    (``S+NP``), which no UD relation does."""
+    return model.dep_labels == "phrase" or (
+        model.dep_labels == "deprel" and bool(model.label_set)
+        and all(label == ROOT or "+" in label for label in model.label_set))
+
+
 def decoder_grammar(model: Model) -> GrammarArrays:
-    """The model's grammar as the kernels read it: :meth:`Model.packed`, or for a model in
-    :data:`BEAM_ONLY` its copy without pruning 1 and 2 (``grammar.without_tables``), made once
-    per packed grammar. Done here rather than by a flag in the kernels, which made the chart
-    loop of every other model 8% slower (bundled PTB model, pruned decoder)."""
+    """The model's grammar as the kernels read it: :meth:`Model.packed`, or for a model that
+    :func:`reads_phrase_labels` its copy without pruning 1 and 2 (``grammar.without_tables``),
+    decided and made once per packed grammar. Done here rather than by a flag in the kernels,
+    which made the chart loop of every other model 8% slower (bundled PTB model, pruned)."""
     packed = model.packed()
-    if model.dep_labels not in BEAM_ONLY:
+    if model.dep_labels not in ("phrase", "deprel"):
         return packed
-    hit = _BEAM_ONLY_GRAMMARS.get(id(packed))
+    hit = _DECODER_GRAMMARS.get(id(packed))
     if hit is None or hit[0] is not packed:
-        if len(_BEAM_ONLY_GRAMMARS) >= 8:  # models retrained in one process: keep a few
-            _BEAM_ONLY_GRAMMARS.clear()
-        hit = _BEAM_ONLY_GRAMMARS[id(packed)] = (packed, without_tables(packed))
+        if len(_DECODER_GRAMMARS) >= 8:  # models retrained in one process: keep a few
+            _DECODER_GRAMMARS.clear()
+        hit = _DECODER_GRAMMARS[id(packed)] = (
+            packed, without_tables(packed) if reads_phrase_labels(model) else packed)
     return hit[1]
 
 
-_BEAM_ONLY_GRAMMARS: dict[int, tuple[GrammarArrays, GrammarArrays]] = {}
+_DECODER_GRAMMARS: dict[int, tuple[GrammarArrays, GrammarArrays]] = {}
 
 
 def run_decoder(model: Model, enc: Encoded, mode: int, **options) -> Derivation:

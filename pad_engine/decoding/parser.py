@@ -54,16 +54,6 @@ BEAM = 7.0
 # exactly. PTB sample test, k = 10 with trees: 1.17x the speed of no window with 5, 1.15x
 # with 3 (2: more lists redone, slower); k-best oracle F1 at k = 10 the same (98.22).
 WITHIN = 5.0
-# A model reading the original PAD's phrase labels (reads_phrase_labels) decodes pruned with
-# the beam alone, without pruning 1 and 2 (grammar.py): those tables are keyed by tags, while
-# the labels name the phrases a word heads and attaches in, which such a model follows into
-# constructions its tag never showed in training (a WRB heading an NP, a period attaching
-# above the subject). PTB sample test split, a model trained as `pad bench --labels` trains
-# it: 98.56 exact, pruned 98.40 with the tables (98.50 without pruning 1, 98.45 without
-# pruning 2), 98.56 with the beam alone, at 0.7x the pruned decoder's speed with the tables
-# and 1.3x exact decoding's. UD relations (GUM held-out, the bundled UD model: 84.28 exact,
-# 84.19 pruned) gain 0.08 without pruning 1 at 0.84x its pruned decoder's speed, which the
-# EWT end-to-end speed target cannot spare: such models keep the tables.
 
 
 class Encoded(NamedTuple):
@@ -123,6 +113,16 @@ def chart_inputs(model: Model, enc: Encoded, mode: int, escalate: bool = False,
     )
 
 
+# A model reading the original PAD's phrase labels decodes pruned with the beam alone,
+# without pruning 1 and 2 (grammar.py): those tables are keyed by tags, while the labels name
+# the phrases a word heads and attaches in, which such a model follows into constructions its
+# tag never showed in training (a WRB heading an NP, a period attaching above the subject).
+# PTB sample test split, a model trained as `pad bench --labels` trains it: 98.56 exact,
+# pruned 98.40 with the tables (98.50 without pruning 1, 98.45 without pruning 2), 98.56 with
+# the beam alone, at 0.7x the pruned decoder's speed with the tables and 1.35x exact
+# decoding's. UD relations (GUM held-out, the bundled UD model: 84.28 exact, 84.19 pruned)
+# gain 0.08 without pruning 1 at 0.84x its pruned decoder's speed, which the EWT end-to-end
+# speed target cannot spare: such models keep the tables.
 def reads_phrase_labels(model: Model) -> bool:
     """Whether the model reads the original PAD's phrase labels (``deplabels.py``): read off
     Penn trees (``phrase``), or from a CoNLL column holding them (``pad train --deps --labels``

@@ -1,6 +1,8 @@
-"""A model reading the original PAD's phrase labels (``parser.reads_phrase_labels``) decodes
-pruned with the beam alone: the tag-keyed pruning tables (pruning 1 and 2) cut trees such a
-model follows its labels into (issue 37; the figures: tests/test_pruning_loss.py)."""
+"""The grammar a model's decoder reads (``parser.decoder_grammar``, issue 37): a model reading
+the original PAD's phrase labels (``parser.reads_phrase_labels``) decodes pruned with the beam
+alone, since the tag-keyed pruning tables (pruning 1 and 2) cut trees such a model follows its
+labels into; a model on content heads (UD) shares the rules of many tag families in every tag
+row (the figures: tests/test_pruning_loss.py, docs/EXPERIMENTS.md)."""
 
 from __future__ import annotations
 
@@ -75,3 +77,24 @@ def test_phrase_labels_from_a_conll_column_count_as_phrase_labels(random_backoff
     ud = dataclasses.replace(deprel, label_set=["det", "nsubj", "root"], _packed=None)
     assert decoder_grammar(conll).side_keys.shape == (0,)
     assert decoder_grammar(ud) is ud.packed()
+
+
+def _rows(g, row: int) -> set[int]:
+    width = 3 * g.nsym
+    return set(g.ids[g.ptr[row * width]:g.ptr[(row + 1) * width]].tolist())
+
+
+def test_content_head_models_share_the_rules_of_many_tag_families(random_backoff_model):
+    """A model on content heads (UD) prunes with tag rows that also allow every rule seen
+    with at least ``SHARED_FAMILIES`` tag families; other head rules keep their rows."""
+    model = dataclasses.replace(random_backoff_model, headrules="content", _packed=None)
+    g, shared = model.packed(), decoder_grammar(model)
+    for families in (1, 2):
+        wider = model.grammar.shared_rows(g, families)
+        common = model.grammar._shared_rules(g.binary.shape[0], families)
+        for row in range(g.nrows - 1):
+            assert _rows(wider, row) == _rows(g, row) | set(np.flatnonzero(common).tolist())
+    assert any(_rows(model.grammar.shared_rows(g, 1), row) != _rows(g, row)
+               for row in range(g.nrows - 1))
+    assert np.array_equal(shared.ids, model.grammar.shared_rows(g, parser.SHARED_FAMILIES).ids)
+    assert decoder_grammar(random_backoff_model) is random_backoff_model.packed()

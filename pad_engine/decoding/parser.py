@@ -124,9 +124,9 @@ SHARED_FAMILIES = 4
 # PTB sample test split, a model trained as `pad bench --labels` trains it: 98.56 exact,
 # pruned 98.40 with the tables (98.50 without pruning 1, 98.45 without pruning 2), 98.56 with
 # the beam alone, at 0.7x the pruned decoder's speed with the tables and 1.35x exact
-# decoding's. UD relations (GUM held-out, the bundled UD model: 84.28 exact, 84.19 pruned)
-# gain 0.08 without pruning 1 at 0.84x its pruned decoder's speed, which the EWT end-to-end
-# speed target cannot spare: such models keep the tables.
+# decoding's. A model reading UD relations keeps the tables (the bundled UD model without
+# pruning 1: 0.84x its pruned decoder's speed, which the EWT end-to-end target cannot spare);
+# on content heads, with the rules of SHARED_FAMILIES families shared.
 def reads_phrase_labels(model: Model) -> bool:
     """Whether the model reads the original PAD's phrase labels (``deplabels.py``): read off
     Penn trees (``phrase``), or from a CoNLL column holding them (``pad train --deps --labels``

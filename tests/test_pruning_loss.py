@@ -2,7 +2,7 @@
 models that read more than heads: a model reading the rule-based projection (``pad train
 --projection``) and a model reading the d-parse labels of the original PAD's scripts, trained
 as ``pad bench --labels`` trains it (issue 37: within 0.05 F1 on the PTB sample test split;
-the labeled model is not there yet)."""
+the labeled model decodes pruned with the beam alone, ``parser.reads_phrase_labels``)."""
 
 from __future__ import annotations
 
@@ -30,8 +30,6 @@ def test_a_projection_model_loses_nothing_to_pruning(ptb_dir):
 
 
 @pytest.mark.slow
-@pytest.mark.xfail(strict=True, reason="measured 98.56 exact, 98.40 pruned: the tag rows, "
-                   "the beam and the side model each cost it (docs/EXPERIMENTS.md, issue 37)")
 def test_a_labeled_model_loses_nothing_to_pruning(ptb_dir):
     model = train(load_split(ptb_dir, TRAIN_FILES, "collins", "phrase"), labels="phrase",
                   bits=BITS)

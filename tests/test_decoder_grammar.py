@@ -1,0 +1,100 @@
+"""The grammar a model's decoder reads (``parser.decoder_grammar``, issue 37): a model reading
+the original PAD's phrase labels (``parser.reads_phrase_labels``) decodes pruned with the beam
+alone, since the tag-keyed pruning tables (pruning 1 and 2) cut trees such a model follows its
+labels into; a model on content heads (UD) shares the rules of many tag families in every tag
+row (the figures: tests/test_pruning_loss.py, docs/EXPERIMENTS.md)."""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import random
+
+import numpy as np
+from toy import random_projective
+
+from pad_engine.decoding import decoder, parser
+from pad_engine.decoding.parser import decoder_grammar, encode, run_decoder
+
+
+def _scores(model, sentences, mode):
+    return [run_decoder(model, encode(model, forms, tags, heads, rels), mode,
+                        escalate=True).score for forms, tags, heads, rels in sentences]
+
+
+def _models(model):
+    """The model reading d-parse labels as UD relations and as phrase labels, with pruning 2
+    told that every head attaches its next left dependent first."""
+    g = copy.deepcopy(model.grammar)
+    rows = range(len(g.tags))
+    g.side_counts = {(h, left, right): [100, 0] for h in rows for left in rows for right in rows}
+    deprel = dataclasses.replace(model, grammar=g, dep_labels="deprel", _packed=None)
+    return deprel, dataclasses.replace(deprel, dep_labels="phrase", _packed=None)
+
+
+def _sentences(count: int, tags: list[str], seed: int = 3):
+    rng = random.Random(seed)
+    out = []
+    for s in range(count):
+        n = rng.randint(2, 8)
+        out.append(([f"w{s}_{i}" for i in range(n)], [rng.choice(tags) for _ in range(n)],
+                    random_projective(n, rng), ["S+NP"] * n))
+    return out
+
+
+def test_without_its_beam_the_pruned_search_of_a_phrase_labeled_model_is_exact(
+        random_backoff_model, monkeypatch):
+    """With no beam, pruned decoding searches what exact decoding does for a phrase-labeled
+    model, while the tables make it lose some of these sentences' best trees otherwise."""
+    deprel, phrase = _models(random_backoff_model)
+    monkeypatch.setattr(parser, "BEAM", np.inf)
+    sentences = _sentences(300, deprel.grammar.tags)
+    exact = _scores(phrase, sentences, decoder.EXACT)
+    assert _scores(phrase, sentences, decoder.PRUNED) == exact
+    assert _scores(deprel, sentences, decoder.EXACT) == exact
+    assert any(p < e for p, e in zip(_scores(deprel, sentences, decoder.PRUNED), exact))
+
+
+def test_only_a_phrase_labeled_model_gets_the_grammar_without_tables(random_backoff_model):
+    deprel, phrase = _models(random_backoff_model)
+    g, free = phrase.packed(), decoder_grammar(phrase)
+    assert decoder_grammar(phrase) is free  # made once per packed grammar
+    assert free.side_keys.shape == (0,)
+    assert g.side_keys.shape[0] > 0
+    width = 3 * g.nsym
+    every = g.ids[g.ptr[(g.nrows - 1) * width]:]
+    for row in range(g.nrows):
+        start = row * width
+        assert np.array_equal(np.diff(free.ptr[start:start + width + 1]),
+                              np.diff(g.ptr[(g.nrows - 1) * width:]))
+        assert np.array_equal(free.ids[free.ptr[start]:free.ptr[start + width]], every)
+    assert decoder_grammar(deprel) is deprel.packed()
+
+
+def test_phrase_labels_from_a_conll_column_count_as_phrase_labels(random_backoff_model):
+    deprel, _ = _models(random_backoff_model)
+    conll = dataclasses.replace(deprel, label_set=["NP+*", "ROOT", "S+NP"], _packed=None)
+    ud = dataclasses.replace(deprel, label_set=["det", "nsubj", "root"], _packed=None)
+    assert decoder_grammar(conll).side_keys.shape == (0,)
+    assert decoder_grammar(ud) is ud.packed()
+
+
+def _rows(g, row: int) -> set[int]:
+    width = 3 * g.nsym
+    return set(g.ids[g.ptr[row * width]:g.ptr[(row + 1) * width]].tolist())
+
+
+def test_content_head_models_share_the_rules_of_many_tag_families(random_backoff_model):
+    """A model on content heads (UD) prunes with tag rows that also allow every rule seen
+    with at least ``SHARED_FAMILIES`` tag families; other head rules keep their rows."""
+    model = dataclasses.replace(random_backoff_model, headrules="content", _packed=None)
+    g, shared = model.packed(), decoder_grammar(model)
+    for families in (1, 2):
+        wider = model.grammar.shared_rows(g, families)
+        common = model.grammar._shared_rules(g.binary.shape[0], families)
+        for row in range(g.nrows - 1):
+            assert _rows(wider, row) == _rows(g, row) | set(np.flatnonzero(common).tolist())
+    assert any(_rows(model.grammar.shared_rows(g, 1), row) != _rows(g, row)
+               for row in range(g.nrows - 1))
+    assert np.array_equal(shared.ids, model.grammar.shared_rows(g, parser.SHARED_FAMILIES).ids)
+    assert decoder_grammar(random_backoff_model) is random_backoff_model.packed()

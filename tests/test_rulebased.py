@@ -258,6 +258,26 @@ def test_any_projective_dparse_gives_a_consistent_tree(sent):
     phrases = [node.label for node in _phrases(cand.tree)]
     assert set(phrases) <= set(LABELS)
     assert phrases[0] == "TOP"
+    assert not _repeated(cand.tree), to_line(cand.tree, sent.forms)
+
+
+def _repeated(tree) -> list:
+    """Phrases whose only child is a phrase of the same label (X -> X): no treebank has
+    them, and a grammar widened by such a tree lets a model stack them (issue 35)."""
+    return [n for n in _phrases(tree)
+            if len(n.children) == 1 and n.children[0].word < 0 and n.children[0].label == n.label]
+
+
+def test_a_level_nothing_attaches_to_makes_no_bracket():
+    """UD "to like, oppress people": the verb's chain is VP, VP, S with the object on the
+    first level and "to" and "like" on the third; the empty second level is no phrase."""
+    forms = "to like , oppress people".split()
+    sent = DepSentence(forms, ["TO", "UH", ",", "VB", "NNS"], [4, 4, 2, 0, 4],
+                       ["mark", "discourse", "punct", "root", "obj"])
+    tree = RuleBasedEngine().best(sent).tree
+    assert to_line(tree, forms) == \
+        "(TOP (S (TO to) (INTJ (UH like) (, ,)) (VP (VB oppress) (NP (NNS people)))))"
+    assert not _repeated(tree)
 
 
 def _phrases(node):

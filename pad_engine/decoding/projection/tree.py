@@ -61,6 +61,8 @@ def project(forms: list[str], tags: list[str], heads: list[int],
         for k, label in enumerate(labels):
             lefts = [built[d] for d in reversed(w.left) if level[d] == k]
             rights = [built[d] for d in w.right if level[d] == k]
+            if not (lefts or rights) and label == node.label:
+                continue  # a level nothing attaches to repeats the phrase below: no bracket
             node = LexNode(label, [*lefts, node, *rights], len(lefts))
         built[i] = node
     root = built[heads.index(0)]

@@ -6,6 +6,7 @@ button."""
 from __future__ import annotations
 
 import html
+import math
 from collections.abc import Callable
 
 from PySide6.QtCore import Qt
@@ -31,7 +32,8 @@ def change_line(i: int, first: Candidate, c: Candidate, forms: list[str]) -> str
     "PP 'in town' attaches to VP, not NP" rather than a count of brackets."""
     how = f"  ({c.how})" if c.how not in ("pruned", "exact") else ""
     change = describe_change(first.tree, c.tree, forms, most=1) if i else ""
-    return f"{i + 1:2d}.  {c.score:8.2f}{how}" + (f"  {change}" if change else "")
+    score = f"{c.score:8.2f}" if math.isfinite(c.score) else f"{'—':>8}"  # no model score
+    return f"{i + 1:2d}.  {score}{how}" + (f"  {change}" if change else "")
 
 
 def change_tip(i: int, first: Candidate, c: Candidate, forms: list[str]) -> str:

@@ -250,6 +250,8 @@ def test_candidate_lines_name_the_first_change():
     assert change_line(1, one, Candidate(relabeled, -3.0, "exact"), words).endswith(
         "'The dog' is NX, not NP")
     assert change_line(0, one, one, words) == " 1.     -1.00"
+    rules = Candidate(flat, float("nan"), "rules")  # the projection's tree: no model score
+    assert change_line(2, one, rules, words).startswith(" 3.         —  (rules)  drops NP")
 
 
 def test_candidate_list_and_colours_say_what_differs(window, qtbot):

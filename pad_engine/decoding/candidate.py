@@ -19,6 +19,7 @@ class How(str, Enum):
     GLUE = "glue"  # the model, some head built with glue rules the learned ones could not
     FALLBACK = "fallback"  # no derivation under the model's grammar: the flat projection
     RULES = "rules"  # the rule-based projection, no model
+    GUIDED = "model+rules"  # the model's best with a bonus for the projection's brackets
     ORACLE = "oracle"  # the tree closest to a gold tree that the grammar derives
     ORACLE_GLUE = "oracle+glue"  # the same, which needed glue rules
 

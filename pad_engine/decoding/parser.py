@@ -321,6 +321,17 @@ def bracket_cost(symbols: list[str], enc: Encoded, gold: LexNode) -> np.ndarray:
     return cost
 
 
+def _phrase_nodes(root: LexNode) -> list[LexNode]:
+    """Every phrase of a tree, the root included (what :func:`bracket_cost` scores)."""
+    nodes, stack = [], [root]
+    while stack:
+        node = stack.pop()
+        if node.word < 0:
+            nodes.append(node)
+            stack.extend(node.children)
+    return nodes
+
+
 def fewer(k: int, reach: float) -> int:
     """The derivations per item to try next when a k-best chart stopped at its budget having
     built the fraction ``reach`` of its cells: entries grow about as k does, so k x reach
@@ -421,6 +432,24 @@ class Parser:
         enc = self.encode_checked(forms, tags, heads, rels)
         return run_decoder(self.model, enc, decoder.PRUNED if prune else decoder.EXACT,
                            escalate=True)
+
+    def guided(self, forms: list[str], tags: list[str], heads: list[int], reference: LexNode,
+               weight: float, rels: list[str] | None = None) -> Parse | None:
+        """The best tree under the model plus ``weight`` for each bracket of ``reference``
+        it builds, minus ``weight`` for each other phrase: a compromise between the model
+        and another view of the sentence (the rule-based projection). Its score is the
+        model's alone. None when the grammar derives no tree for ``heads``."""
+        enc = self.encode_checked(forms, tags, heads, rels)
+        cost = bracket_cost(self.model.grammar.symbols, enc, reference) * weight
+        d = run_decoder(self.model, enc, decoder.EXACT, cell_cost=cost)
+        if not d.kinds.shape[0]:
+            return None
+        tree = self.tree(d.kinds, d.syms, d.words, tags)
+        wanted = {(node.span(), node.label) for node in _phrase_nodes(reference)}
+        bonus = sum(-1.0 if len(node.children) == 1 and node.children[0].label == node.label
+                    else weight if (node.span(), node.label) in wanted else -weight
+                    for node in _phrase_nodes(tree))  # as the decoder adds it
+        return Parse(tree, float(d.score) - bonus, How.GUIDED)
 
     def kbest(self, forms: list[str], tags: list[str], heads: list[int], k: int,
               prune: bool = True, rels: list[str] | None = None,

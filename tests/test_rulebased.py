@@ -285,3 +285,17 @@ def _phrases(node):
         yield node
         for child in node.children:
             yield from _phrases(child)
+
+
+def test_relations_of_another_scheme_are_ignored(ptb_dir):
+    """``pad deps`` labels Collins d-parses NP:NNP>NNP, S:NP>VP...: read as UD relations
+    they undid the rules that go by the tags (PTB sample test F1 97.2 -> 92)."""
+    from pad_engine.io.penn import normalize, read_penn
+    from pad_engine.trees.headrules import HeadRules, dependencies
+
+    rules = HeadRules.load("collins")
+    for tree in read_penn(ptb_dir / "wsj_0160.mrg").trees:
+        forms, tags, heads, rels = dependencies(normalize(tree), rules)
+        assert any(":" in r for r in rels)
+        plain = to_line(project(forms, tags, heads), forms)
+        assert to_line(project(forms, tags, heads, rels), forms) == plain

@@ -34,8 +34,7 @@ def project(forms: list[str], tags: list[str], heads: list[int],
     """The rule-based tree of a projective d-parse (1-based heads, 0 = root), rooted in TOP.
     Relations are used when given (UD names; anything else is ignored)."""
     n = len(forms)
-    rels = [r.split(":")[0].lower() if r not in ("_", "") else "" for r in (rels or [])]
-    rels += [""] * (n - len(rels))
+    rels = [_ud(r) for r in (rels or [])] + [""] * (n - len(rels or []))
     words = [_Word(i, word_class(tags[i], forms[i]), tags[i], forms[i], rels[i], heads[i] - 1)
              for i in range(n)]
     for w in words:
@@ -67,6 +66,21 @@ def project(forms: list[str], tags: list[str], heads: list[int],
         built[i] = node
     root = built[heads.index(0)]
     return LexNode("TOP", [root], 0)
+
+
+# the universal relations of UD v2 (subtypes are read as their type)
+UD_RELATIONS = frozenset(
+    "acl advcl advmod amod appos aux case cc ccomp clf compound conj cop csubj dep det "
+    "discourse dislocated expl fixed flat goeswith iobj list mark nmod nsubj nummod obj obl "
+    "orphan parataxis punct reparandum root vocative xcomp".split())
+
+
+def _ud(rel: str) -> str:
+    """A relation as the rules read it: its UD type, or "" for anything that is not a UD
+    relation (another scheme's labels, such as ``pad deps``'s ``S:NP>VP``, say nothing the
+    rules know, and read as UD they would undo the rules that go by the tags)."""
+    rel = rel.split(":")[0].lower()
+    return rel if rel in UD_RELATIONS else ""
 
 
 def _plan(words: list[_Word], w: _Word) -> tuple[list[str], dict[int, int]]:

@@ -6,6 +6,7 @@ model, so these tests neither wait for nor depend on the shipped one.
 
 from __future__ import annotations
 
+import re
 import shutil
 from pathlib import Path
 
@@ -195,6 +196,7 @@ def test_candidates_after_the_first_say_what_they_change_and_all_differ(window, 
     assert not any(w in lines[0] for w in words)  # the first is what the others change
     for line, tip in zip(lines[1:], tips[1:]):
         said = line.split(maxsplit=2)[2]  # after the number and the score
+        said = re.sub(r"^\([^)]*\)\s+", "", said)  # and how it was found: "(rules)"
         assert any(w in said for w in words), line
         assert said.split(";")[0].replace("'", "&#x27;") in tip  # the tooltip has all of it
     trees = [c.tree for c in window.session.decoded(LONG)]

@@ -28,6 +28,7 @@ from pad_engine.decoding.rulebased import projection_features
 from pad_engine.errors import InputError
 from pad_engine.trees.binarize import HEAD_LEFT, HEAD_RIGHT, LEAF, UNARY, is_intermediate
 from pad_engine.trees.deplabels import ROOT
+from pad_engine.trees.edits import phrases
 from pad_engine.trees.lextree import LexNode, penn_leaf, to_line
 from pad_engine.trees.structure import cell_count, cell_spans, projective_tree
 
@@ -321,17 +322,6 @@ def bracket_cost(symbols: list[str], enc: Encoded, gold: LexNode) -> np.ndarray:
     return cost
 
 
-def _phrase_nodes(root: LexNode) -> list[LexNode]:
-    """Every phrase of a tree, the root included (what :func:`bracket_cost` scores)."""
-    nodes, stack = [], [root]
-    while stack:
-        node = stack.pop()
-        if node.word < 0:
-            nodes.append(node)
-            stack.extend(node.children)
-    return nodes
-
-
 def fewer(k: int, reach: float) -> int:
     """The derivations per item to try next when a k-best chart stopped at its budget having
     built the fraction ``reach`` of its cells: entries grow about as k does, so k x reach
@@ -445,10 +435,10 @@ class Parser:
         if not d.kinds.shape[0]:
             return None
         tree = self.tree(d.kinds, d.syms, d.words, tags)
-        wanted = {(node.span(), node.label) for node in _phrase_nodes(reference)}
+        wanted = {(node.span(), node.label) for _, node in phrases(reference)}
         bonus = sum(-1.0 if len(node.children) == 1 and node.children[0].label == node.label
                     else weight if (node.span(), node.label) in wanted else -weight
-                    for node in _phrase_nodes(tree))  # as the decoder adds it
+                    for _, node in phrases(tree))  # as the decoder adds it
         return Parse(tree, float(d.score) - bonus, How.GUIDED)
 
     def kbest(self, forms: list[str], tags: list[str], heads: list[int], k: int,

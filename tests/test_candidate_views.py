@@ -59,10 +59,10 @@ def test_a_guided_tree_moves_from_the_models_best_to_the_projections(engine, sen
     for sent in sentences:
         reference = project(sent.forms, sent.tags, sent.heads, sent.rels)
         best = parser.parse(sent.forms, sent.tags, sent.heads, prune=False)
-        none = parser.guided(sent.forms, sent.tags, sent.heads, reference, 0.0)
+        none, = parser.guided(sent.forms, sent.tags, sent.heads, reference, (0.0,))
         assert to_line(none.tree, sent.forms) == to_line(best.tree, sent.forms)
         assert none.score == pytest.approx(best.score)
-        strong = parser.guided(sent.forms, sent.tags, sent.heads, reference, 50.0)
+        strong, = parser.guided(sent.forms, sent.tags, sent.heads, reference, (50.0,))
         closest_line = to_line(parser.oracle(sent.forms, sent.tags, sent.heads,
                                              reference).tree, sent.forms)
         assert merged_brackets(strong.tree) == merged_brackets(

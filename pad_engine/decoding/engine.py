@@ -11,7 +11,7 @@ from typing import Protocol, runtime_checkable
 from pad_engine.decoding.candidate import Candidate, How
 from pad_engine.decoding.model import Model, default_model_path
 from pad_engine.decoding.parser import Parser
-from pad_engine.decoding.projection import project
+from pad_engine.decoding.rulebased import projected_tree
 from pad_engine.trees.binarize import is_intermediate
 from pad_engine.trees.compare import distinct
 from pad_engine.trees.deptree import DepSentence
@@ -124,15 +124,14 @@ class Engine:
     def _views(self, sent: DepSentence, heads: list[int], lifted: list[Lift]
                ) -> list[Candidate]:
         """The projection's tree of the (projectivized) d-parse and the model's best trees
-        guided by it."""
-        reference = project(sent.forms, sent.tags, heads, sent.rels or None)
-        views = [Candidate(reference, float("nan"), How.RULES, list(lifted))]
-        for weight in GUIDE_WEIGHTS:
-            guided = self.parser.guided(sent.forms, sent.tags, heads, reference, weight,
-                                        sent.rels)
-            if guided is not None:
-                views.append(Candidate(guided.tree, guided.score, guided.how, list(lifted)))
-        return views
+        guided by it. The projection is the one a model reading it has already made for the
+        sentence's features (``rulebased.projected_tree`` remembers it); the candidate gets
+        a copy of it, as a caller may edit a candidate's tree."""
+        reference = projected_tree(sent.forms, sent.tags, heads, sent.rels)
+        guided = self.parser.guided(sent.forms, sent.tags, heads, reference, GUIDE_WEIGHTS,
+                                    sent.rels)
+        return [Candidate(reference.copy(), float("nan"), How.RULES, list(lifted)),
+                *(Candidate(g.tree, g.score, g.how, list(lifted)) for g in guided)]
 
     def best(self, sent: DepSentence, prune: bool = True) -> Candidate:
         """The best c-parse consistent with the sentence's (projectivized) d-parse."""

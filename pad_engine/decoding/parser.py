@@ -13,6 +13,7 @@ import contextlib
 import sys
 import threading
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -424,22 +425,26 @@ class Parser:
                            escalate=True)
 
     def guided(self, forms: list[str], tags: list[str], heads: list[int], reference: LexNode,
-               weight: float, rels: list[str] | None = None) -> Parse | None:
-        """The best tree under the model plus ``weight`` for each bracket of ``reference``
-        it builds, minus ``weight`` for each other phrase: a compromise between the model
-        and another view of the sentence (the rule-based projection). Its score is the
-        model's alone. None when the grammar derives no tree for ``heads``."""
+               weights: Sequence[float], rels: list[str] | None = None) -> list[Parse]:
+        """For each of ``weights``, the best tree under the model plus that weight for each
+        bracket of ``reference`` it builds, minus it for each other phrase: a compromise
+        between the model and another view of the sentence (the rule-based projection).
+        Its score is the model's alone. An empty list when the grammar derives no tree for
+        ``heads``. One encoding and one table of gains serve every weight."""
         enc = self.encode_checked(forms, tags, heads, rels)
-        cost = bracket_cost(self.model.grammar.symbols, enc, reference) * weight
-        d = run_decoder(self.model, enc, decoder.EXACT, cell_cost=cost)
-        if not d.kinds.shape[0]:
-            return None
-        tree = self.tree(d.kinds, d.syms, d.words, tags)
+        gains = bracket_cost(self.model.grammar.symbols, enc, reference)
         wanted = {(node.span(), node.label) for _, node in phrases(reference)}
-        bonus = sum(-1.0 if len(node.children) == 1 and node.children[0].label == node.label
-                    else weight if (node.span(), node.label) in wanted else -weight
-                    for _, node in phrases(tree))  # as the decoder adds it
-        return Parse(tree, float(d.score) - bonus, How.GUIDED)
+        out = []
+        for weight in weights:
+            d = run_decoder(self.model, enc, decoder.EXACT, cell_cost=gains * weight)
+            if not d.kinds.shape[0]:
+                return []  # the grammar's trees do not depend on the weight
+            tree = self.tree(d.kinds, d.syms, d.words, tags)
+            bonus = sum(-1.0 if len(node.children) == 1 and node.children[0].label == node.label
+                        else weight if (node.span(), node.label) in wanted else -weight
+                        for _, node in phrases(tree))  # as the decoder adds it
+            out.append(Parse(tree, float(d.score) - bonus, How.GUIDED))
+        return out
 
     def kbest(self, forms: list[str], tags: list[str], heads: list[int], k: int,
               prune: bool = True, rels: list[str] | None = None,

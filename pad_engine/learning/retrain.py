@@ -18,7 +18,7 @@ from pad_engine.decoding.engine import Converter, Engine
 from pad_engine.decoding.model import Model
 from pad_engine.learning.evalb import bracket_f1, score
 from pad_engine.learning.evaluation import Evaluation, evaluate
-from pad_engine.learning.train import Cancelled, Example, Progress, train
+from pad_engine.learning.train import WARM_START, Cancelled, Example, Progress, train
 from pad_engine.trees.deptree import DepSentence
 from pad_engine.trees.lextree import to_line
 
@@ -54,7 +54,7 @@ class Settings:
     margin: float = 1.0
     backoff: bool = True
     projection: bool = True
-    warm_start: int = 1000
+    warm_start: int = WARM_START
 
 
 SETTINGS = Settings()

@@ -260,11 +260,10 @@ def _base_model(path: str | None, train: list) -> tuple:
     from pad_engine.decoding.choice import choose
     from pad_engine.decoding.model import Model
     from pad_engine.errors import InputError
-    from pad_engine.trees.deptree import DepSentence
 
     if path:
         return Model.load(path), Path(path).name
-    choice = choose([DepSentence(ex.forms, ex.tags, ex.heads, ex.rels) for ex in train[:500]])
+    choice = choose([ex.sentence() for ex in train[:500]])
     if choice.path is None:
         raise InputError(f"no bundled model to continue from: {choice.reason}; give --model")
     return choice.engine.model, choice.name

@@ -18,7 +18,6 @@ from pad_engine.decoding.engine import Engine
 from pad_engine.decoding.rulebased import RuleBasedEngine, learn_label_set
 from pad_engine.errors import InputError
 from pad_engine.learning.train import Example
-from pad_engine.trees.deptree import DepSentence
 
 MODEL_FROM = 3  # corrected trees from which a retrained PAD model beats learned labels
 
@@ -39,7 +38,7 @@ def from_corrected(examples: list[Example]) -> Choice:
                       f"from {MODEL_FROM} corrected trees a retrained model beats labels "
                       "learned for the rule-based projection")
     learned = learn_label_set(
-        ((DepSentence(ex.forms, ex.tags, ex.heads, ex.rels), ex.lex) for ex in examples),
+        ((ex.sentence(), ex.lex) for ex in examples),
         f"learned from {n} corrected tree{'s' if n > 1 else ''}")
     return Choice(RuleBasedEngine(learned), RuleBasedEngine.name,
                   f"labels learned from {n} corrected tree{'s' if n > 1 else ''} (below "

@@ -75,7 +75,7 @@ def kbest_speed(engine: Engine, examples: list[Example], k: int, prune: bool = T
     """Sentences/s of the app's k candidates (:meth:`Engine.candidates`: distinct
     bracketings and, in the last places, the projection's views; trees built), best of
     ``repeat`` runs as for :func:`decoder_speed`."""
-    sents = [_sentence(ex) for ex in examples]
+    sents = [ex.sentence() for ex in examples]
     best = float("inf")
     for _ in range(repeat):
         start = time.perf_counter()
@@ -89,17 +89,13 @@ def kbest_oracle_f1(engine: Engine, examples: list[Example], ks: tuple[int, ...]
     """F1 when an annotator picks the best of the app's k candidates of every sentence
     (:meth:`Engine.candidates`), for each k."""
     gold = [to_line(ex.lex, ex.forms) for ex in examples]
-    sents = [_sentence(ex) for ex in examples]
+    sents = [ex.sentence() for ex in examples]
     result = {}
     for k in ks:
         lists = [[c.penn(sent.forms) for c in engine.candidates(sent, k)] for sent in sents]
         chosen = [cands[closest(g, cands)] for g, cands in zip(gold, lists)]
         result[k] = bracket_f1(score(gold, chosen))
     return result
-
-
-def _sentence(ex: Example) -> DepSentence:
-    return DepSentence(ex.forms, ex.tags, ex.heads, ex.rels)
 
 
 def rulebased_figures(examples: list[Example]) -> dict:

@@ -210,7 +210,7 @@ def evaluate_converter(converter: Converter, examples: list[Example],
     for ex in examples:
         if cancel is not None and cancel():
             raise Cancelled()
-        found = converter.candidates(DepSentence(ex.forms, ex.tags, ex.heads, ex.rels), k=1)
+        found = converter.candidates(ex.sentence(), k=1)
         hows[found[0].how] += 1
         gold.append(to_line(ex.lex, ex.forms))
         test.append(to_line(found[0].tree, ex.forms))

@@ -65,6 +65,10 @@ class Example:
     lex: LexNode
     rels: list[str] = field(default_factory=list)
 
+    def sentence(self) -> DepSentence:
+        """The example's d-parse as a converter reads it (words, tags, heads, labels)."""
+        return DepSentence(self.forms, self.tags, self.heads, self.rels)
+
 
 def example_from_lextree(lex: LexNode, forms: list[str], rels: list[str] | None = None
                          ) -> Example:

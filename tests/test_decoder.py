@@ -5,7 +5,13 @@ from __future__ import annotations
 import random
 
 import pytest
-from toy import derivation_score, enumerate_parses, random_projective, toy_examples
+from toy import (
+    derivation_score,
+    enumerate_parses,
+    random_projective,
+    random_sentence,
+    toy_examples,
+)
 
 from pad_engine.decoding.parser import Parser
 from pad_engine.trees.binarize import HEAD_RIGHT, binarize, debinarize
@@ -48,13 +54,10 @@ def test_output_is_consistent_with_input(random_model):
     rng = random.Random(5)
     parser = Parser(random_model)
     for _ in range(200):
-        n = rng.randint(1, 12)
-        heads = random_projective(n, rng)
-        tags = [rng.choice(["DT", "NN", "VBD", "IN", "XX"]) for _ in range(n)]
-        forms = [f"w{i}" for i in range(n)]
+        forms, tags, heads = random_sentence(rng, ["DT", "NN", "VBD", "IN", "XX"], 12)
         for prune in (True, False):
             result = parser.parse(forms, tags, heads, prune=prune)
-            assert induced_heads(result.tree, n) == heads
+            assert induced_heads(result.tree, len(forms)) == heads
             assert [p.label for p in result.tree.preterminals()] == tags
             assert result.tree.label == "TOP"
 

@@ -7,7 +7,7 @@ import random
 
 import numpy as np
 import pytest
-from toy import derivation_score, enumerate_parses, random_projective
+from toy import derivation_score, enumerate_parses, random_projective, random_sentence
 
 from pad_engine.decoding.parser import Parser
 from pad_engine.trees.binarize import debinarize
@@ -53,16 +53,13 @@ def test_first_candidate_is_the_one_best(random_model):
     rng = random.Random(2)
     parser = Parser(random_model)
     for _ in range(100):
-        n = rng.randint(1, 10)
-        heads = random_projective(n, rng)
-        tags = [rng.choice(["DT", "NN", "VBD", "IN"]) for _ in range(n)]
-        forms = [f"w{i}" for i in range(n)]
+        forms, tags, heads = random_sentence(rng, ["DT", "NN", "VBD", "IN"], 10)
         for prune in (True, False):
             best = parser.parse(forms, tags, heads, prune=prune)
             cands = parser.kbest(forms, tags, heads, 5, prune=prune)
             assert cands[0].score == pytest.approx(best.score, rel=1e-6)
             for c in cands:
-                assert induced_heads(c.tree, n) == heads
+                assert induced_heads(c.tree, len(forms)) == heads
 
 
 def test_shared_subtrees_give_the_same_trees(random_backoff_model):
@@ -74,10 +71,7 @@ def test_shared_subtrees_give_the_same_trees(random_backoff_model):
     parser = Parser(random_backoff_model)
     rng = random.Random(21)
     for _ in range(150):
-        n = rng.randint(1, 10)
-        heads = random_projective(n, rng)
-        tags = [rng.choice(["DT", "NN", "VBD", "IN", "JJ"]) for _ in range(n)]
-        forms = [f"s{i}" for i in range(n)]
+        forms, tags, heads = random_sentence(rng, ["DT", "NN", "VBD", "IN", "JJ"], 10, "s")
         got = [to_line(p.tree, forms) for p in parser.kbest(forms, tags, heads, 10, prune=False)]
         enc = parser.encode_checked(forms, tags, heads, k=10)
         _scores, offsets, kinds, syms, _, _, words, _, _, _, _ = decoder.decode_kbest(
@@ -241,10 +235,8 @@ def test_distinct_kbest_is_the_best_tree_of_each_of_the_k_best_bracketings(chain
     rng = random.Random(5)
     compared = repeated = 0
     for trial in range(600):
-        n = rng.randint(1, 6)
-        heads = random_projective(n, rng)
-        tags = [rng.choice(["DT", "NN", "NN", "VBD", "VBD", "IN", "PRP"]) for _ in range(n)]
-        forms = [f"c{trial}_{i}" for i in range(n)]
+        forms, tags, heads = random_sentence(
+            rng, ["DT", "NN", "NN", "VBD", "VBD", "IN", "PRP"], 6, f"c{trial}_")
         trees = enumerate_parses(chain_model, tags, heads)
         if not trees:
             continue
@@ -261,7 +253,7 @@ def test_distinct_kbest_is_the_best_tree_of_each_of_the_k_best_bracketings(chain
             assert [p.score for p in got] == pytest.approx(want[:k], rel=1e-4, abs=1e-3)
             for p, key in zip(got, keys):
                 assert best[key] == pytest.approx(p.score, rel=1e-4, abs=1e-3)
-                assert induced_heads(p.tree, n) == heads
+                assert induced_heads(p.tree, len(forms)) == heads
         plain = parser.kbest(forms, tags, heads, 10, prune=False)
         repeated += len({_collapsed(p.tree) for p in plain}) < len(plain)
         compared += 1
@@ -277,10 +269,8 @@ def test_pruned_distinct_kbest_starts_with_the_best_tree(chain_model):
     parser = Parser(chain_model)
     rng = random.Random(8)
     for trial in range(150):
-        n = rng.randint(1, 9)
-        heads = random_projective(n, rng)
-        tags = [rng.choice(["DT", "NN", "VBD", "IN", "PRP"]) for _ in range(n)]
-        forms = [f"p{trial}_{i}" for i in range(n)]
+        forms, tags, heads = random_sentence(rng, ["DT", "NN", "VBD", "IN", "PRP"], 9,
+                                             f"p{trial}_")
         for prune in (True, False):
             best = parser.parse(forms, tags, heads, prune=prune)
             got = parser.kbest(forms, tags, heads, 8, prune=prune, distinct=True)

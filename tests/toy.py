@@ -173,6 +173,15 @@ def random_projective(n: int, rng: random.Random) -> list[int]:
     return heads
 
 
+def random_sentence(rng: random.Random, tags: list[str], longest: int, name: str = "w",
+                    shortest: int = 1) -> tuple[list[str], list[str], list[int]]:
+    """Forms ``name0``, ``name1``..., tags drawn from ``tags`` and a random projective tree
+    (:func:`random_projective`) over ``shortest`` to ``longest`` words."""
+    n = rng.randint(shortest, longest)
+    heads = random_projective(n, rng)
+    return [f"{name}{i}" for i in range(n)], [rng.choice(tags) for _ in range(n)], heads
+
+
 
 
 LABELS, RANDOM_TAGS = ["S", "NP", "VP", "PP"], ["DT", "NN", "VBD", "IN", ",", "."]

@@ -49,6 +49,15 @@ def test_adapt_prints_each_size_method_and_group(genre_folder, toy_model_path, c
     assert rows["guarded"][2] == "100.00"
 
 
+def test_adapt_without_model_continues_the_bundled_one(genre_folder, capsys):
+    # --model omitted: the bundled model that fits the d-parses, picked from the pairs
+    assert main(["learning-curve", "--adapt", "--treebank", str(genre_folder), "--sizes", "2",
+                 "--methods", "none", "--groups", "news"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("# english-")
+    assert "model alone" in out
+
+
 def test_adapt_bad_input(genre_folder, capsys):
     assert main(["learning-curve", "--groups", "news"]) == 1
     assert "--groups need --adapt" in capsys.readouterr().err

@@ -40,6 +40,10 @@ class Pair:
     where: str  # "file:line" of the d-parse, for messages
     rels: list[str] = field(default_factory=list)  # the d-parse's labels (DEPREL)
 
+    def sentence(self) -> DepSentence:
+        """The pair's d-parse as a converter reads it (as ``Example.sentence``)."""
+        return DepSentence(self.forms, self.tags, self.heads, self.rels)
+
 
 @dataclass
 class PairedExamples:

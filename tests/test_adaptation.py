@@ -4,6 +4,8 @@ PTB model."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from nltk import Tree
 
@@ -149,6 +151,19 @@ def test_the_files_projections_widen_the_grammar_of_the_projection_method(base):
     file = _examples(["(TOP (FRAG (INTJ (UH well)) (, ,) (NP (DT the) (NN dog)) (. .)))"])
     alone = adapt(taught, base)
     widened = adapt(taught, base, pool=_pool(taught, file))
+    assert len(widened.grammar.binary) + len(widened.grammar.unary) > \
+        len(alone.grammar.binary) + len(alone.grammar.unary)
+
+
+def test_the_files_projections_widen_the_grammar_of_a_base_that_reads_labels(base):
+    """As for a UD model: it keeps reading its labels, and its grammar takes the rules of
+    the file's projections too (guarded, it gained on GENTLE and on GUM news + whow)."""
+    labeled = replace(base, dep_labels="deprel", label_set=["_"], _packed=None)
+    taught = _examples([_verb_pp(i, nested=True) for i in range(6)])
+    file = _examples(["(TOP (FRAG (INTJ (UH well)) (, ,) (NP (DT the) (NN dog)) (. .)))"])
+    alone = adapt(taught, labeled)
+    widened = adapt(taught, labeled, pool=_pool(taught, file))
+    assert widened.dep_labels == "deprel"
     assert len(widened.grammar.binary) + len(widened.grammar.unary) > \
         len(alone.grammar.binary) + len(alone.grammar.unary)
 

@@ -219,7 +219,7 @@ class RetrainDialog(QDialog):
         if self.resume.isChecked():
             base = self.models.current_model()
             self.use_labels.setEnabled(False)
-            self.use_labels.setChecked(base is not None and base.dep_labels == "deprel")
+            self.use_labels.setChecked(base is not None and base.reads_deprel)
             self._labels_for = None
             return
         has = labels_offered(session)

@@ -3,8 +3,14 @@ projection, the training d-parses' projections in its grammar, the warm-start pa
 
 from __future__ import annotations
 
+from toy import TREES, toy_examples
+
 from pad_engine.cli import main
+from pad_engine.decoding.features import label_ids
 from pad_engine.decoding.model import Model
+from pad_engine.decoding.model_check import DEPREL_AND_PROJECTION
+from pad_engine.decoding.parser import Parser, encode
+from pad_engine.io.conll import format_conllx
 
 
 def test_pad_train_projection_makes_a_model_reading_the_projection(ptb_dir, tmp_path):
@@ -21,7 +27,39 @@ def test_pad_train_projection_makes_a_model_reading_the_projection(ptb_dir, tmp_
     assert len(model.grammar.binary) > len(Model.load(plain).grammar.binary)
 
 
-def test_pad_train_projection_and_labels_exclude_each_other(ptb_dir, tmp_path, capsys):
+def test_pad_train_projection_and_labels_on_penn_trees_exclude_each_other(ptb_dir, tmp_path,
+                                                                          capsys):
     assert main(["train", str(ptb_dir / "wsj_0001.mrg"), "--projection", "--labels",
                  "-o", str(tmp_path / "m.padmodel")]) == 1
-    assert "--projection and --labels exclude each other" in capsys.readouterr().err
+    assert "--projection and --labels on Penn trees exclude each other" in \
+        capsys.readouterr().err
+
+
+RELS = {"DT": "det", "JJ": "amod", "PRP": "nsubj", "IN": "case", "RB": "advmod", ".": "punct"}
+
+
+def test_pad_train_deps_labels_projection_reads_deprel_and_the_projections_spans(tmp_path):
+    """A UD-style model that reads both: DEPREL per word (its label templates) and the
+    rule-based projection's phrases over each span (its span templates)."""
+    trees, deps = tmp_path / "toy.ptb", tmp_path / "toy.conllu"
+    examples = toy_examples()
+    trees.write_text("\n\n".join(TREES) + "\n", encoding="utf-8")
+    deps.write_text("".join(format_conllx(ex.forms, ex.tags, ex.heads,
+                                          [RELS.get(t, "dep") for t in ex.tags]) + "\n"
+                            for ex in examples), encoding="utf-8")
+    out = tmp_path / "both.padmodel"
+    assert main(["train", str(trees), "--deps", str(deps), "--labels", "--projection",
+                 "--epochs", "2", "--bits", "16", "--no-backoff", "-o", str(out)]) == 0
+    model = Model.load(out)
+    assert model.dep_labels == DEPREL_AND_PROJECTION
+    assert model.reads_deprel
+    assert model.reads_projection
+    assert "det" in model.label_set
+    ex = examples[0]
+    rels = [RELS.get(t, "dep") for t in ex.tags]
+    enc = encode(model, ex.forms, ex.tags, ex.heads, rels)
+    assert list(enc.rel_ids) == list(label_ids(rels))  # the labels are DEPREL's...
+    assert enc.spans.shape[1] > 1  # ...and the projection's spans are read as well
+    relabelled = encode(model, ex.forms, ex.tags, ex.heads, ["dep"] * len(rels))
+    assert list(relabelled.rel_ids) != list(enc.rel_ids)
+    assert Parser(model).parse(ex.forms, ex.tags, ex.heads, rels=rels).how != "fallback"

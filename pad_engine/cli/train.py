@@ -49,8 +49,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
                              "per word and over each span), widen the grammar with the "
                              "projections of the training d-parses and make one pass over "
                              "1,000 of them first, as Retrain from scratch does "
-                             "(docs/EXPERIMENTS.md, 'The projection recipe'). Not with "
-                             "--labels: the model's labels are then the projection's")
+                             "(docs/EXPERIMENTS.md, 'The projection recipe'). With --deps "
+                             "--labels: read DEPREL per word and the projection's phrases "
+                             "over each span, without that pass (GUM held-out 84.68 instead "
+                             "of 84.26, at half the speed)")
     parser.add_argument("--hold-out", type=int, default=0, metavar="K",
                         help="with --deps: set every K-th file pair aside (every K-th "
                              "sentence with fewer than K files) and report F1 on it")
@@ -95,7 +97,7 @@ def run(args: argparse.Namespace) -> int:
     model = train(examples, epochs=args.epochs, seed=args.seed, headrules=headrules,
                   progress=report, backoff=args.backoff,
                   bits=DEFAULT_BITS if args.bits is None else args.bits,
-                  **(projection_recipe(examples) if args.projection
+                  **(projection_recipe(examples, deprel=args.labels) if args.projection
                      else {"labels": _label_source(args)}))
     model.training["files"] = [str(p).split("/")[-1] for p in args.trees][:50]
     if args.deps:
@@ -136,9 +138,10 @@ def _check_options(args: argparse.Namespace) -> None:
         raise InputError("--hold-out needs --deps")
     if args.hold_out == 1 or args.hold_out < 0:
         raise InputError("--hold-out K needs K >= 2 (every K-th file pair is set aside)")
-    if args.projection and args.labels:
-        raise InputError("--projection and --labels exclude each other: a model reads either "
-                         "the d-parses' labels or the projection's")
+    if args.projection and args.labels and not args.deps:
+        raise InputError("--projection and --labels on Penn trees exclude each other: a model "
+                         "reads either the trees' phrase labels or the projection's (with "
+                         "--deps it reads DEPREL and the projection's spans)")
     if args.deps and args.headrules is not None:
         raise InputError("--headrules has no effect with --deps: the d-parses give the heads")
 

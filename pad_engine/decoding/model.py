@@ -25,7 +25,12 @@ from pathlib import Path
 import numpy as np
 
 from pad_engine.decoding.grammar import Grammar, GrammarArrays
-from pad_engine.decoding.model_check import meta_problem, read_model_bytes, read_model_file
+from pad_engine.decoding.model_check import (
+    DEPREL_AND_PROJECTION,
+    meta_problem,
+    read_model_bytes,
+    read_model_file,
+)
 from pad_engine.errors import ModelError
 from pad_engine.io.gate import write_bytes
 
@@ -33,7 +38,6 @@ FORMAT = "pad-studio-model"
 VERSION = 4
 FIRST_VERSION = 4  # the oldest version whose feature hashing this decoder shares
 DEFAULT_BITS = 21
-
 
 @dataclass
 class Model:
@@ -49,10 +53,21 @@ class Model:
     projections: dict[str, str] = field(default_factory=dict)  # tag -> usual phrase label
     # Dependency labels: "" when the model ignores them, else where its training labels came
     # from ("deprel": the CoNLL column; "phrase": read off Penn trees, see deplabels.py;
-    # "projection": made from each d-parse by the rule-based projection, rulebased.py)
+    # "projection": made from each d-parse by the rule-based projection, rulebased.py;
+    # "deprel+projection": the CoNLL column, and the projection's phrases over each span)
     dep_labels: str = ""
     label_set: list[str] = field(default_factory=list)  # the labels seen in training
     _packed: GrammarArrays | None = field(default=None, repr=False)
+
+    @property
+    def reads_deprel(self) -> bool:
+        """Whether the model reads the d-parses' DEPREL column (its input must have it)."""
+        return self.dep_labels in ("deprel", DEPREL_AND_PROJECTION)
+
+    @property
+    def reads_projection(self) -> bool:
+        """Whether the model reads the rule-based projection of each d-parse."""
+        return self.dep_labels in ("projection", DEPREL_AND_PROJECTION)
 
     @property
     def mask(self) -> int:

@@ -61,7 +61,10 @@ MIN_FEATURE_BITS, MAX_FEATURE_BITS = 8, 24  # pad train writes 16..24
 MAX_LABEL_CHARS = 256
 MAX_KNOWN_LABELS = 100_000
 MAX_COUNT = (1 << 31) - 1
-LABEL_SOURCES = ("deprel", "phrase", "projection")
+# A model reading DEPREL per word and the rule-based projection's phrases over each span (the
+# span templates of features.py): ``pad train --deps --labels --projection``.
+DEPREL_AND_PROJECTION = "deprel+projection"
+LABEL_SOURCES = ("deprel", "phrase", "projection", DEPREL_AND_PROJECTION)
 POS_COLUMNS = ("auto", "xpos", "upos")  # the tag columns read_conll reads (its ``pos``)
 _NPY_HEADER_BYTES = 1 << 16
 _CHUNK = 1 << 20

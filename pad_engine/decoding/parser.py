@@ -95,6 +95,8 @@ def encode(model: Model, forms: list[str], tags: list[str], heads: list[int],
         words, spans = projection_features(forms, tags, heads, rels)
         labels = label_ids(words)
     elif model.dep_labels:
+        if model.reads_projection:  # DEPREL per word, the projection's phrases per span
+            spans = projection_features(forms, tags, heads, rels)[1]
         labels = label_ids(rels if rels and len(rels) == n else ["_"] * n)
     return Encoded(h, rows, word_ids(forms), tag_ids(tags), labels, spans)
 
@@ -135,7 +137,7 @@ def reads_phrase_labels(model: Model) -> bool:
     on d-parses the original's scripts wrote): every label it saw is ROOT or joins two phrases
     (``S+NP``), which no UD relation does."""
     return model.dep_labels == "phrase" or (
-        model.dep_labels == "deprel" and bool(model.label_set)
+        model.reads_deprel and bool(model.label_set)
         and all(label == ROOT or "+" in label for label in model.label_set))
 
 
@@ -147,7 +149,7 @@ def decoder_grammar(model: Model) -> GrammarArrays:
     packed grammar, here rather than by a flag in the kernels, which made the chart loop of
     every other model 8% slower (bundled PTB model, pruned)."""
     packed = model.packed()
-    if model.dep_labels not in ("phrase", "deprel") and model.headrules != "content":
+    if model.dep_labels in ("", "projection") and model.headrules != "content":
         return packed
     hit = _DECODER_GRAMMARS.get(id(packed))
     if hit is None or hit[0] is not packed:

@@ -90,10 +90,12 @@ class ModelVersions:
         else:
             text = f"Model: {self.startup_name}"
         model = self.current_model()
-        reads = model is not None and model.dep_labels
-        if reads == "projection":
+        if model is None or not model.dep_labels:
+            return text
+        if not model.reads_deprel and model.reads_projection:
             return text + "; reads the rule-based projection of each d-parse"
-        return text + ("; reads dependency labels" if reads else "")
+        return text + "; reads dependency labels" + (
+            " and the rule-based projection" if model.reads_projection else "")
 
     def versions(self) -> list[ModelVersion]:
         return self.store.versions() if self.store is not None else []
@@ -146,7 +148,7 @@ class ModelVersions:
             converter = self.in_use.converter
             return lambda: as_model(converter) or converter
         model, start = self.current_model(), self.startup_loader()
-        labels = model is not None and model.dep_labels == "deprel"
+        labels = model is not None and model.reads_deprel
         session = self.workspace.session
         pool = list(session.sentences) if session is not None else []
         if self.origin(self.active) == BUNDLED:

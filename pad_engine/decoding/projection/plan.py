@@ -29,6 +29,8 @@ class _Plan:
         """The labels and every dependent's level. Levels never decrease outward on either
         side, so each level's phrase is contiguous: this is what makes the tree induce
         exactly the d-parse, whatever the rules above decided."""
+        if not (w.left or w.right):
+            return self.labels, {}
         if not self.labels and (w.left or w.right):
             self.labels.append(_PHRASE.get(w.cls, "X"))
         if w.head >= 0 and self.labels and _parenthetical(words, w):

@@ -3,6 +3,8 @@ calls for, then the phrases bottom up, each dependent attached at its planned le
 
 from __future__ import annotations
 
+import functools
+
 from pad_engine.decoding.projection.clauses import _verb
 from pad_engine.decoding.projection.coordination import _bare, _listed
 from pad_engine.decoding.projection.modifiers import _other
@@ -14,14 +16,12 @@ from pad_engine.decoding.projection.words import (
     _has_verb,
     _head_cls,
     _is_aux,
-    _leafish,
     _nominal_adjective,
     _prenominal,
     _relative_that,
     _Word,
     word_class,
 )
-from pad_engine.trees.deptree import bottom_up
 from pad_engine.trees.lextree import LexNode
 
 # every phrase label the projection can produce
@@ -38,25 +38,27 @@ def project(forms: list[str], tags: list[str], heads: list[int],
     words = [_Word(i, word_class(tags[i], forms[i]), tags[i], forms[i], rels[i], heads[i] - 1)
              for i in range(n)]
     for w in words:
-        if w.cls == "N" and w.form.lower() == "that" and w.head >= 0 and \
-                words[w.head].rel == "acl":
+        if w.cls == "N" and w.low == "that" and w.head >= 0 and words[w.head].rel == "acl":
             w.cls = "WH"  # UD relative "that" (tagged PRON like the demonstrative)
         if w.head >= 0:
             h = words[w.head]
             (h.left if w.index < w.head else h.right).append(w.index)
+            if w.cls != "PUNCT":
+                h.leafish = False
     for w in words:
-        w.left.sort(reverse=True)
-        w.right.sort()
+        w.left.reverse()  # appended in word order: nearest first
     for w in words:
         if _adjectival_participle(words, w):
             w.cls = "ADJ"
         elif _relative_that(words, w):
             w.cls = "WH"
-    built: dict[int, LexNode] = {}
-    for i in (m - 1 for m in bottom_up(heads)):  # each word after its dependents
-        labels, level = _plan(words, words[i])
-        node = LexNode(tags[i], [], 0, i)
+    for w in words:  # the classes are final
+        w.aux = _is_aux(words, w.index)
+    built: list[LexNode | None] = [None] * n
+    for i in _bottom_up(words, heads):  # each word after its dependents
         w = words[i]
+        node = LexNode(tags[i], [], 0, i)
+        labels, level = _plan(words, w)
         for k, label in enumerate(labels):
             lefts = [built[d] for d in reversed(w.left) if level[d] == k]
             rights = [built[d] for d in w.right if level[d] == k]
@@ -64,8 +66,20 @@ def project(forms: list[str], tags: list[str], heads: list[int],
                 continue  # a level nothing attaches to repeats the phrase below: no bracket
             node = LexNode(label, [*lefts, node, *rights], len(lefts))
         built[i] = node
-    root = built[heads.index(0)]
-    return LexNode("TOP", [root], 0)
+    return LexNode("TOP", [built[heads.index(0)]], 0)
+
+
+def _bottom_up(words: list[_Word], heads: list[int]) -> list[int]:
+    """The words (0-based) of the first root's subtree, each after its dependents."""
+    order = []
+    stack = [heads.index(0)]
+    while stack:  # every word before its dependents; reversed, after them
+        i = stack.pop()
+        order.append(i)
+        stack.extend(words[i].left)
+        stack.extend(words[i].right)
+    order.reverse()
+    return order
 
 
 # the universal relations of UD v2 (subtypes are read as their type)
@@ -75,10 +89,12 @@ UD_RELATIONS = frozenset(
     "orphan parataxis punct reparandum root vocative xcomp".split())
 
 
+@functools.lru_cache(maxsize=1 << 12)
 def _ud(rel: str) -> str:
     """A relation as the rules read it: its UD type, or "" for anything that is not a UD
     relation (another scheme's labels, such as ``pad deps``'s ``S:NP>VP``, say nothing the
-    rules know, and read as UD they would undo the rules that go by the tags)."""
+    rules know, and read as UD they would undo the rules that go by the tags). Remembered:
+    a treebank has few relations."""
     rel = rel.split(":")[0].lower()
     return rel if rel in UD_RELATIONS else ""
 
@@ -87,8 +103,7 @@ def _plan(words: list[_Word], w: _Word) -> tuple[list[str], dict[int, int]]:
     """The phrase labels of ``w``'s chain (bottom up) and the level of each dependent."""
     if not (w.left or w.right) and w.head >= 0:  # a bare word inside its head's phrase
         if w.index < w.head:
-            if (_head_cls(words, w) in _NOMINAL and w.cls in ("V", "ADJ")) or \
-                    _is_aux(words, w.index):
+            if (w.cls in ("V", "ADJ") and _head_cls(words, w) in _NOMINAL) or w.aux:
                 return [], {}  # "the expected number", UD "will go"
         elif w.tag == "VBG" and words[w.head].cls == "N":
             return [], {}  # a gerund as a noun: "dollar buying", "construction and manufacturing"
@@ -98,18 +113,18 @@ def _plan(words: list[_Word], w: _Word) -> tuple[list[str], dict[int, int]]:
         plan = _Plan(["ADJP"])  # "recently diagnosed cancer"
     elif w.cls in ("V", "AUX") or (w.cls == "TO" and _has_verb(words, w.right)):
         plan = _verb(words, w)
-    elif w.cls in ("ADJ", "ADV", "NEG") and any(_is_aux(words, d) for d in w.left):
+    elif w.cls in ("ADJ", "ADV", "NEG") and any(words[d].aux for d in w.left):
         plan = _verb(words, w)  # UD copula: "is big" is headed by "big"
-    elif w.cls in _NOMINAL and any(_is_aux(words, d) for d in w.left):
+    elif w.cls in _NOMINAL and any(words[d].aux for d in w.left):
         plan = _verb(words, w)  # "is a man"
     elif (w.cls in _NOMINAL and w.cls != "WH") or (w.cls == "ADJ" and _nominal_adjective(words, w)):
         plan = _noun(words, w)
     else:
         plan = _other(words, w)
-    cc = next((k for k, d in enumerate(w.left) if words[d].cls == "CC" and _leafish(
-        words, words[d]) and (words[d].rel == "cc" or words[d].tag == "CCONJ")), None)
-    if cc is not None and plan.labels and w.head >= 0 and w.index > w.head and \
-            not _bare(words, [w.index]):
+    cc = next((k for k, d in enumerate(w.left) if words[d].cls == "CC" and words[d].leafish
+               and (words[d].rel == "cc" or words[d].tag == "CCONJ")), None) \
+        if w.left and plan.labels and 0 <= w.head < w.index else None
+    if cc is not None and not _bare(words, [w.index]):
         # UD hangs the coordinator on the second conjunct: keep it (and the commas before
         # it) out of the conjunct's own phrase, as PTB's "(NP (NP A) and (NP B))" does
         level = plan.add(plan.labels[-1])

@@ -16,7 +16,7 @@ from pad_engine.decoding.candidate import Candidate, How
 from pad_engine.decoding.features import span_keys, stable_key
 from pad_engine.decoding.labelsets import ANY, DROP, LabelSet, load_label_set, relation_key
 from pad_engine.decoding.projection import LABELS, project, word_class
-from pad_engine.trees.deplabels import tree_labels
+from pad_engine.trees.deplabels import ROOT
 from pad_engine.trees.deptree import DepSentence
 from pad_engine.trees.edits import phrases
 from pad_engine.trees.lextree import LexNode
@@ -65,13 +65,37 @@ def _projection_features(forms: tuple[str, ...], tags: tuple[str, ...], heads: t
     n = len(forms)
     if not forms or not is_projective_tree(np.asarray(heads, np.int64) - 1):
         return ["_"] * n, span_keys(n, {})
-    tree = _projected_tree(forms, tags, heads, rels)
+    labels, chains = _reading(_projected_tree(forms, tags, heads, rels), n)
+    return labels, span_keys(n, {span: stable_key(chain) for span, chain in chains.items()})
+
+
+def _reading(top: LexNode, n: int) -> tuple[list[str], dict[tuple[int, int], str]]:
+    """:func:`~pad_engine.trees.deplabels.tree_labels` of a tree under TOP, and the labels
+    of its phrases by span (a chain top first, each label followed by a space), in one
+    post-order walk that hands each phrase its children's spans and head words instead of
+    walking down to them again."""
+    labels = [ROOT] * n
     chains: dict[tuple[int, int], str] = {}
-    for _, node in phrases(tree.children[0]):  # pre-order: a chain lists its top first
-        span = node.span()
-        chains[span] = chains.get(span, "") + node.label + " "
-    spans = span_keys(n, {span: stable_key(chain) for span, chain in chains.items()})
-    return tree_labels(tree, n), spans
+    done: list[tuple[int, int, int]] = []  # first, last and head word of finished subtrees
+    stack = [(top.children[0], False)]
+    while stack:
+        node, expanded = stack.pop()
+        if node.word >= 0:
+            done.append((node.word, node.word, node.word))
+        elif not expanded:
+            stack.append((node, True))
+            stack.extend((child, False) for child in reversed(node.children))
+        else:
+            below = done[-len(node.children):]
+            del done[-len(node.children):]
+            for k, child in enumerate(node.children):
+                if k != node.head:
+                    own = "*" if child.word >= 0 else child.label
+                    labels[below[k][2]] = f"{node.label}+{own}"
+            span = below[0][0], below[-1][1]
+            chains[span] = node.label + " " + chains.get(span, "")  # the top comes last
+            done.append((*span, below[node.head][2]))
+    return labels, chains
 
 
 def label_set(name: str) -> LabelSet:

@@ -15,7 +15,7 @@ import numpy as np
 from pad_engine.decoding.candidate import Candidate, How
 from pad_engine.decoding.features import span_keys, stable_key
 from pad_engine.decoding.labelsets import ANY, DROP, LabelSet, load_label_set, relation_key
-from pad_engine.decoding.projection import LABELS, project, word_class
+from pad_engine.decoding.projection import LABELS, Projection, project, projection, word_class
 from pad_engine.trees.deplabels import ROOT
 from pad_engine.trees.deptree import DepSentence
 from pad_engine.trees.edits import phrases
@@ -38,13 +38,13 @@ def projected_tree(forms: list[str], tags: list[str], heads: list[int],
     for the last :data:`TREES_REMEMBERED` sentences: a file's d-parses are projected for
     every retraining, each fold of its cross-validation, and the features of its warm start
     (the tree is shared: the caller must not change it)."""
-    return _projected_tree(tuple(forms), tuple(tags), tuple(heads), tuple(rels) if rels else ())
+    return _projected(tuple(forms), tuple(tags), tuple(heads), tuple(rels) if rels else ()).tree
 
 
 @functools.lru_cache(maxsize=TREES_REMEMBERED)
-def _projected_tree(forms: tuple[str, ...], tags: tuple[str, ...], heads: tuple[int, ...],
-                    rels: tuple[str, ...]) -> LexNode:
-    return project(list(forms), list(tags), list(heads), list(rels) or None)
+def _projected(forms: tuple[str, ...], tags: tuple[str, ...], heads: tuple[int, ...],
+               rels: tuple[str, ...]) -> Projection:
+    return projection(list(forms), list(tags), list(heads), list(rels) or None)
 
 
 def projection_features(forms: list[str], tags: list[str], heads: list[int],
@@ -65,37 +65,14 @@ def _projection_features(forms: tuple[str, ...], tags: tuple[str, ...], heads: t
     n = len(forms)
     if not forms or not is_projective_tree(np.asarray(heads, np.int64) - 1):
         return ["_"] * n, span_keys(n, {})
-    labels, chains = _reading(_projected_tree(forms, tags, heads, rels), n)
-    return labels, span_keys(n, {span: stable_key(chain) for span, chain in chains.items()})
-
-
-def _reading(top: LexNode, n: int) -> tuple[list[str], dict[tuple[int, int], str]]:
-    """:func:`~pad_engine.trees.deplabels.tree_labels` of a tree under TOP, and the labels
-    of its phrases by span (a chain top first, each label followed by a space), in one
-    post-order walk that hands each phrase its children's spans and head words instead of
-    walking down to them again."""
-    labels = [ROOT] * n
+    projected = _projected(forms, tags, heads, rels)
+    # deplabels' scheme: the phrase a word attaches in + its maximal projection ("*" bare)
+    labels = [f"{phrase}+{own or '*'}" if phrase else ROOT
+              for phrase, own in zip(projected.attached, projected.maximal)]
     chains: dict[tuple[int, int], str] = {}
-    done: list[tuple[int, int, int]] = []  # first, last and head word of finished subtrees
-    stack = [(top.children[0], False)]
-    while stack:
-        node, expanded = stack.pop()
-        if node.word >= 0:
-            done.append((node.word, node.word, node.word))
-        elif not expanded:
-            stack.append((node, True))
-            stack.extend((child, False) for child in reversed(node.children))
-        else:
-            below = done[-len(node.children):]
-            del done[-len(node.children):]
-            for k, child in enumerate(node.children):
-                if k != node.head:
-                    own = "*" if child.word >= 0 else child.label
-                    labels[below[k][2]] = f"{node.label}+{own}"
-            span = below[0][0], below[-1][1]
-            chains[span] = node.label + " " + chains.get(span, "")  # the top comes last
-            done.append((*span, below[node.head][2]))
-    return labels, chains
+    for first, last, label in projected.phrases:  # bottom up: a chain lists its top first
+        chains[first, last] = label + " " + chains.get((first, last), "")
+    return labels, span_keys(n, {span: stable_key(chain) for span, chain in chains.items()})
 
 
 def label_set(name: str) -> LabelSet:

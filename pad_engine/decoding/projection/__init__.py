@@ -24,7 +24,7 @@ with a leading underscore are shared between these modules, not offered to calle
 label sets, the features a model reads off it).
 """
 
-from pad_engine.decoding.projection.tree import LABELS, project
+from pad_engine.decoding.projection.tree import LABELS, Projection, project, projection
 from pad_engine.decoding.projection.words import word_class
 
-__all__ = ["LABELS", "project", "word_class"]
+__all__ = ["LABELS", "Projection", "project", "projection", "word_class"]

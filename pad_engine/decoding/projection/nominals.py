@@ -57,13 +57,15 @@ def _noun(words: list[_Word], w: _Word, left: list[int] | None = None) -> _Plan:
             return p
     hc = _head_cls(words, w)
     prenominal = hc in _NOMINAL and w.index < w.head
-    cc = next((k for k, d in enumerate(w.right) if words[d].cls == "CC"), len(w.right))
-    nums = [d for d in w.left + w.right[:cc]  # not "1986-87 and 1987-88"
-            if words[d].cls in ("NUM", "CUR")]
-    approx = [d for d in left if w.cls in ("NUM", "CUR") and not (
-        words[d].left or words[d].right) and (words[d].cls == "ADV" or
-                                              words[d].low in _APPROX)]
-    qp = w.cls in ("CUR", "NUM") and (len(nums) >= 2 or (w.cls == "NUM" and (nums or approx))) \
+    nums: list[int] = []
+    approx: list[int] = []
+    if w.cls in ("NUM", "CUR"):
+        cc = next((k for k, d in enumerate(w.right) if words[d].cls == "CC"), len(w.right))
+        nums = [d for d in w.left + w.right[:cc]  # not "1986-87 and 1987-88"
+                if words[d].cls in ("NUM", "CUR")]
+        approx = [d for d in left if not (words[d].left or words[d].right) and (
+            words[d].cls == "ADV" or words[d].low in _APPROX)]
+    qp = (len(nums) >= 2 or (w.cls == "NUM" and bool(nums or approx))) \
         and not any(words[d].cls == "N" and not (words[d].left or words[d].right)
                     for d in left + w.right)  # not "31 October 1950"
     if _range(words, w):  # "(NP (QP about $ 45 to $ 50))", "(NP (QP 30 to 44) days)"

@@ -12,6 +12,10 @@ _PHRASE = {"N": "NP", "NUM": "NP", "CUR": "NP", "DET": "NP", "POS": "NP", "ADJ":
            "AUX": "VP", "WH": "WHNP", "WADV": "WHADVP", "PRT": "PRT", "CC": "CONJP",
            "INTJ": "INTJ", "PUNCT": "PRN", "X": "X"}
 
+# the dependents a level attaches: left ones farthest first, right ones nearest first
+_Level = tuple[list[int], list[int]]
+_NOTHING: _Level = ([], [])  # shared: never changed
+
 
 class _Plan:
     """Levels under construction: labels bottom up, fixed dependent levels, the rest float."""
@@ -25,13 +29,13 @@ class _Plan:
         self.labels.append(label)
         return len(self.labels) - 1
 
-    def finish(self, words: list[_Word], w: _Word) -> tuple[list[str], dict[int, int]]:
-        """The labels and every dependent's level. Levels never decrease outward on either
-        side, so each level's phrase is contiguous: this is what makes the tree induce
-        exactly the d-parse, whatever the rules above decided."""
+    def finish(self, words: list[_Word], w: _Word) -> tuple[list[str], list[_Level]]:
+        """The labels and the dependents each level attaches. Levels never decrease outward
+        on either side, so each level's phrase is contiguous: this is what makes the tree
+        induce exactly the d-parse, whatever the rules above decided."""
         if not (w.left or w.right):
-            return self.labels, {}
-        if not self.labels and (w.left or w.right):
+            return self.labels, [_NOTHING] * len(self.labels)
+        if not self.labels:
             self.labels.append(_PHRASE.get(w.cls, "X"))
         if w.head >= 0 and self.labels and _parenthetical(words, w):
             prn = self.add("PRN")  # ", for example ,", "( 1986 )": set off on both sides
@@ -57,4 +61,9 @@ class _Plan:
             for d in side:  # nearest first: levels may only grow outward
                 low = max(low, level.get(d, low))
                 level[d] = low
-        return self.labels, level
+        levels: list[_Level] = [([], []) for _ in self.labels]
+        for d in reversed(w.left):
+            levels[level[d]][0].append(d)
+        for d in w.right:
+            levels[level[d]][1].append(d)
+        return self.labels, levels

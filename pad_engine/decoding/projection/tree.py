@@ -10,7 +10,7 @@ from pad_engine.decoding.projection.clauses import _verb
 from pad_engine.decoding.projection.coordination import _bare, _listed
 from pad_engine.decoding.projection.modifiers import _other
 from pad_engine.decoding.projection.nominals import _noun
-from pad_engine.decoding.projection.plan import _Plan
+from pad_engine.decoding.projection.plan import _Level, _Plan
 from pad_engine.decoding.projection.words import (
     _NOMINAL,
     _adjectival_participle,
@@ -63,15 +63,15 @@ def projection(forms: list[str], tags: list[str], heads: list[int],
     for i in _bottom_up(words, heads):  # each word after its dependents
         w = words[i]
         node = LexNode(tags[i], [], 0, i)
-        labels, level = _plan(words, w)
-        for k, label in enumerate(labels):
-            lefts = [d for d in reversed(w.left) if level[d] == k]
-            rights = [d for d in w.right if level[d] == k]
+        labels, levels = _plan(words, w)
+        for label, (lefts, rights) in zip(labels, levels):
             if not (lefts or rights) and label == node.label:
                 continue  # a level nothing attaches to repeats the phrase below: no bracket
             node = LexNode(label, [*[built[d] for d in lefts], node, *[built[d] for d in rights]],
                            len(lefts))
-            for d in lefts + rights:
+            for d in lefts:
+                attached[d] = label
+            for d in rights:
                 attached[d] = label
             if lefts:
                 first[i] = first[lefts[0]]
@@ -140,16 +140,16 @@ def _ud(rel: str) -> str:
     return rel if rel in UD_RELATIONS else ""
 
 
-def _plan(words: list[_Word], w: _Word) -> tuple[list[str], dict[int, int]]:
-    """The phrase labels of ``w``'s chain (bottom up) and the level of each dependent."""
+def _plan(words: list[_Word], w: _Word) -> tuple[list[str], list[_Level]]:
+    """The phrase labels of ``w``'s chain (bottom up) and the dependents each attaches."""
     if not (w.left or w.right) and w.head >= 0:  # a bare word inside its head's phrase
         if w.index < w.head:
             if (w.cls in ("V", "ADJ") and _head_cls(words, w) in _NOMINAL) or w.aux:
-                return [], {}  # "the expected number", UD "will go"
+                return [], []  # "the expected number", UD "will go"
         elif w.tag == "VBG" and words[w.head].cls == "N":
-            return [], {}  # a gerund as a noun: "dollar buying", "construction and manufacturing"
+            return [], []  # a gerund as a noun: "dollar buying", "construction and manufacturing"
         elif w.cls == "V" and words[w.head].cls == "V" and _listed(words, w):
-            return [], {}  # "to modify or discontinue it", "encourage, promote or advocate": one VP
+            return [], []  # "to modify or discontinue it", "encourage, promote or advocate": one VP
     if w.cls == "V" and _prenominal(words, w) and not w.right:
         plan = _Plan(["ADJP"])  # "recently diagnosed cancer"
     elif w.cls in ("V", "AUX") or (w.cls == "TO" and _has_verb(words, w.right)):

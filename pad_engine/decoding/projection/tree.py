@@ -101,12 +101,15 @@ def _words(forms: list[str], tags: list[str], heads: list[int], rels: list[str] 
                 h.leafish = False
     for w in words:
         w.left.reverse()  # appended in word order: nearest first
-        if _adjectival_participle(words, w):
+        if w.tag in ("VBN", "VERB") and _adjectival_participle(words, w):
             w.cls = "ADJ"
-        elif _relative_that(words, w):
+        elif w.low == "that" and _relative_that(words, w):
             w.cls = "WH"
     for w in words:  # the classes are final
-        w.aux = _is_aux(words, w.index)
+        w.aux = w.leafish and _is_aux(words, w.index)
+        if w.aux and w.index < w.head:
+            h = words[w.head]
+            h.last_aux = max(h.last_aux, w.index)
     return words
 
 
@@ -154,9 +157,9 @@ def _plan(words: list[_Word], w: _Word) -> tuple[list[str], list[_Level]]:
         plan = _Plan(["ADJP"])  # "recently diagnosed cancer"
     elif w.cls in ("V", "AUX") or (w.cls == "TO" and _has_verb(words, w.right)):
         plan = _verb(words, w)
-    elif w.cls in ("ADJ", "ADV", "NEG") and any(words[d].aux for d in w.left):
+    elif w.cls in ("ADJ", "ADV", "NEG") and w.last_aux >= 0:
         plan = _verb(words, w)  # UD copula: "is big" is headed by "big"
-    elif w.cls in _NOMINAL and any(words[d].aux for d in w.left):
+    elif w.cls in _NOMINAL and w.last_aux >= 0:
         plan = _verb(words, w)  # "is a man"
     elif (w.cls in _NOMINAL and w.cls != "WH") or (w.cls == "ADJ" and _nominal_adjective(words, w)):
         plan = _noun(words, w)

@@ -77,10 +77,10 @@ def _guess(tag: str) -> str:
 
 
 class _Word:
-    """A word of the d-parse as the rules read it. ``low`` and ``leafish`` are set with it and
-    ``aux`` once the classes are final (:func:`~pad_engine.decoding.projection.tree.project`):
-    the rules ask them of the same word again and again. ``leafish`` holds from the start, as
-    no class changes to or from PUNCT."""
+    """A word of the d-parse as the rules read it. ``low`` and ``leafish`` are set with it,
+    ``aux`` and ``last_aux`` once the classes are final (in
+    :func:`~pad_engine.decoding.projection.tree.projection`): the rules ask them of the same
+    word again and again. ``leafish`` holds from the start, as no class changes to or from PUNCT."""
 
     __slots__ = (
         "aux",
@@ -88,6 +88,7 @@ class _Word:
         "form",
         "head",
         "index",
+        "last_aux",
         "leafish",
         "left",
         "low",
@@ -109,6 +110,7 @@ class _Word:
         # no dependents but punctuation (UD hangs commas on the next function word)
         self.leafish = True
         self.aux = False  # :func:`_is_aux`, once the classes are final
+        self.last_aux = -1  # the last auxiliary among the left dependents (UD), or -1
 
 
 def _nominal_adjective(words: list[_Word], w: _Word) -> bool:
@@ -247,8 +249,7 @@ def _head_cls(words: list[_Word], w: _Word) -> str:
     if w.head < 0:
         return "ROOT"
     h = words[w.head]
-    if h.cls not in ("V", "AUX", "TO") and w.index < h.index and \
-            any(d > w.index and words[d].aux for d in h.left):
+    if h.cls not in ("V", "AUX", "TO") and w.index < h.last_aux:
         return "V"
     return h.cls
 

@@ -37,17 +37,17 @@ class _Plan:
             return self.labels, [_NOTHING] * len(self.labels)
         if not self.labels:
             self.labels.append(_PHRASE.get(w.cls, "X"))
-        if w.head >= 0 and self.labels and _parenthetical(words, w):
+        if w.head >= 0 and _parenthetical(words, w):
             prn = self.add("PRN")  # ", for example ,", "( 1986 )": set off on both sides
             self.fixed[w.left[-1]] = self.fixed[w.right[-1]] = prn
-        elif 0 <= w.head < w.index and w.left and self.labels and \
-                words[w.left[-1]].form == "--":
+        elif 0 <= w.head < w.index and w.left and words[w.left[-1]].form == "--":
             self.fixed[w.left[-1]] = self.add("PRN")  # "a high point -- (NP 33 days)"
-        level: dict[int, int] = {}
         top = self.top if self.top is not None else len(self.labels) - 1
-        for side in (w.left, w.right):
+        levels: list[_Level] = [([], []) for _ in self.labels]
+        for k, side in enumerate((w.left, w.right)):
             # a floating dependent takes the level of the nearest fixed one farther out
             # (trailing ones: punctuation to the top, others with the nearer ones)
+            level: dict[int, int] = {}
             farther: int | None = None
             for d in reversed(side):
                 if d in self.fixed:
@@ -60,10 +60,7 @@ class _Plan:
             low = 0
             for d in side:  # nearest first: levels may only grow outward
                 low = max(low, level.get(d, low))
-                level[d] = low
-        levels: list[_Level] = [([], []) for _ in self.labels]
-        for d in reversed(w.left):
-            levels[level[d]][0].append(d)
-        for d in w.right:
-            levels[level[d]][1].append(d)
+                levels[low][k].append(d)
+        for lefts, _ in levels:
+            lefts.reverse()  # farthest first
         return self.labels, levels

@@ -24,7 +24,8 @@ from pad_engine.trees.projectivize import Lift, projectivize
 from pad_engine.trees.structure import is_projective_tree
 
 REMEMBERED = 16_384  # sentences whose projection_features are kept (a few kB each)
-TREES_REMEMBERED = 4_096  # sentences whose projected trees are kept (about 7 kB each)
+# sentences whose projections are kept (EWT dev: about 5 kB each, 9 kB once the tree is made)
+TREES_REMEMBERED = 4_096
 
 
 def phrase_labels(tree: LexNode) -> set[str]:
@@ -65,12 +66,12 @@ def _projection_features(forms: tuple[str, ...], tags: tuple[str, ...], heads: t
     n = len(forms)
     if not forms or not is_projective_tree(np.asarray(heads, np.int64) - 1):
         return ["_"] * n, span_keys(n, {})
-    projected = _projected(forms, tags, heads, rels)
+    phrases, attached, maximal = _projected(forms, tags, heads, rels).read()
     # deplabels' scheme: the phrase a word attaches in + its maximal projection ("*" bare)
     labels = [f"{phrase}+{own or '*'}" if phrase else ROOT
-              for phrase, own in zip(projected.attached, projected.maximal)]
+              for phrase, own in zip(attached, maximal)]
     chains: dict[tuple[int, int], str] = {}
-    for first, last, label in projected.phrases:  # bottom up: a chain lists its top first
+    for first, last, label in phrases:  # bottom up: a chain lists its top first
         chains[first, last] = label + " " + chains.get((first, last), "")
     return labels, span_keys(n, {span: stable_key(chain) for span, chain in chains.items()})
 

@@ -18,7 +18,8 @@ Xia et al. 2009 report 89.4, PAD about 97.5).
 
 The modules, lowest first: ``words`` (word classes and lexicons), ``plan`` (a chain under
 construction and its contiguity invariant), ``coordination``, the rule groups ``nominals``,
-``modifiers`` and ``clauses``, and ``tree`` (``project``, which dispatches to them). Names
+``modifiers`` and ``clauses``, and ``tree`` (``project``, which dispatches to them, and
+``projection``: the phrases it makes, which give the tree or a model's features). Names
 with a leading underscore are shared between these modules, not offered to callers outside.
 :mod:`pad_engine.decoding.rulebased` puts the projection to use (the no-model converter, its
 label sets, the features a model reads off it).

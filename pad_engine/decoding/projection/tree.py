@@ -4,7 +4,6 @@ calls for, then the phrases bottom up, each dependent attached at its planned le
 from __future__ import annotations
 
 import functools
-from typing import NamedTuple
 
 from pad_engine.decoding.projection.clauses import _verb
 from pad_engine.decoding.projection.coordination import _bare, _listed
@@ -30,16 +29,51 @@ LABELS = ("ADJP", "ADVP", "CONJP", "FRAG", "INTJ", "NAC", "NP", "PP", "PRN", "PR
           "SBAR", "SBARQ", "SINV", "SQ", "TOP", "VP", "WHADVP", "WHNP", "WHPP", "X")
 
 
-class Projection(NamedTuple):
-    """A projected tree with what its build knew: each phrase as (first word, last word,
-    label), bottom up (a word's chain after its dependents'), and for each word the label of
-    the phrase it attaches in ("" for the root) and of its maximal projection ("" for a bare
-    word)."""
+# a phrase as the projection makes it: its head word, its label, its dependents (left ones
+# farthest first, right ones nearest first); a word's chain is the phrases it heads, bottom up
+_Bracket = tuple[int, str, list[int], list[int]]
 
-    tree: LexNode
-    phrases: list[tuple[int, int, str]]
-    attached: list[str]
-    maximal: list[str]
+
+class Projection:
+    """The rule-based projection of a d-parse: its phrases bottom up (each word's chain after
+    its dependents'). Its tree, and what a model that reads the projection takes from it,
+    are made from them when first asked for: a decode needs only the second, the app's
+    candidate and the rule-based converter only the first."""
+
+    def __init__(self, tags: list[str], root: int, brackets: list[_Bracket]):
+        self.tags = tags
+        self.root = root
+        self.brackets = brackets
+
+    @functools.cached_property
+    def tree(self) -> LexNode:
+        """The tree, rooted in TOP (shared: the caller must not change it)."""
+        built = [LexNode(tag, [], 0, i) for i, tag in enumerate(self.tags)]
+        for i, label, lefts, rights in self.brackets:
+            built[i] = LexNode(label, [*[built[d] for d in lefts], built[i],
+                                       *[built[d] for d in rights]], len(lefts))
+        return LexNode("TOP", [built[self.root]], 0)
+
+    def read(self) -> tuple[list[tuple[int, int, str]], list[str], list[str]]:
+        """Each phrase as (first word, last word, label), bottom up, and for each word the
+        label of the phrase it attaches in ("" for the root) and of its maximal projection
+        ("" for a bare word)."""
+        n = len(self.tags)
+        first, last = list(range(n)), list(range(n))  # the span of each word's chain so far
+        phrases: list[tuple[int, int, str]] = []
+        attached, maximal = [""] * n, [""] * n
+        for i, label, lefts, rights in self.brackets:
+            for d in lefts:
+                attached[d] = label
+            for d in rights:
+                attached[d] = label
+            if lefts:
+                first[i] = first[lefts[0]]
+            if rights:
+                last[i] = last[rights[-1]]
+            phrases.append((first[i], last[i], label))
+            maximal[i] = label
+        return phrases, attached, maximal
 
 
 def project(forms: list[str], tags: list[str], heads: list[int],
@@ -51,36 +85,18 @@ def project(forms: list[str], tags: list[str], heads: list[int],
 
 def projection(forms: list[str], tags: list[str], heads: list[int],
                rels: list[str] | None = None) -> Projection:
-    """:func:`project`'s tree with the spans and attachments of its phrases, which a model
-    reading the projection takes its features from (here they cost next to nothing; read
-    off the tree again they cost a third as much as the projection)."""
-    n = len(forms)
+    """The projection of :func:`project`, its tree not made yet."""
     words = _words(forms, tags, heads, rels)
-    built: list[LexNode | None] = [None] * n
-    first, last = list(range(n)), list(range(n))  # the span of each word's built phrase
-    phrases: list[tuple[int, int, str]] = []
-    attached, maximal = [""] * n, [""] * n
+    brackets: list[_Bracket] = []
     for i in _bottom_up(words, heads):  # each word after its dependents
-        w = words[i]
-        node = LexNode(tags[i], [], 0, i)
-        labels, levels = _plan(words, w)
+        below = tags[i]  # the label of the phrase below (first the word's tag)
+        labels, levels = _plan(words, words[i])
         for label, (lefts, rights) in zip(labels, levels):
-            if not (lefts or rights) and label == node.label:
+            if not (lefts or rights) and label == below:
                 continue  # a level nothing attaches to repeats the phrase below: no bracket
-            node = LexNode(label, [*[built[d] for d in lefts], node, *[built[d] for d in rights]],
-                           len(lefts))
-            for d in lefts:
-                attached[d] = label
-            for d in rights:
-                attached[d] = label
-            if lefts:
-                first[i] = first[lefts[0]]
-            if rights:
-                last[i] = last[rights[-1]]
-            phrases.append((first[i], last[i], label))
-            maximal[i] = label
-        built[i] = node
-    return Projection(LexNode("TOP", [built[heads.index(0)]], 0), phrases, attached, maximal)
+            brackets.append((i, label, lefts, rights))
+            below = label
+    return Projection(list(tags), heads.index(0), brackets)
 
 
 def _words(forms: list[str], tags: list[str], heads: list[int], rels: list[str] | None

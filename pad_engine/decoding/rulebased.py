@@ -66,13 +66,10 @@ def _projection_features(forms: tuple[str, ...], tags: tuple[str, ...], heads: t
     n = len(forms)
     if not forms or not is_projective_tree(np.asarray(heads, np.int64) - 1):
         return ["_"] * n, span_keys(n, {})
-    phrases, attached, maximal = _projected(forms, tags, heads, rels).read()
+    chains, attached, maximal = _projected(forms, tags, heads, rels).read()
     # deplabels' scheme: the phrase a word attaches in + its maximal projection ("*" bare)
     labels = [f"{phrase}+{own or '*'}" if phrase else ROOT
               for phrase, own in zip(attached, maximal)]
-    chains: dict[tuple[int, int], str] = {}
-    for first, last, label in phrases:  # bottom up: a chain lists its top first
-        chains[first, last] = label + " " + chains.get((first, last), "")
     return labels, span_keys(n, {span: stable_key(chain) for span, chain in chains.items()})
 
 

@@ -54,15 +54,15 @@ class Projection:
                                        *[built[d] for d in rights]], len(lefts))
         return LexNode("TOP", [built[self.root]], 0)
 
-    def read(self) -> tuple[list[tuple[int, int, str]], list[str], list[str]]:
-        """Each phrase as (first word, last word, label), bottom up, and for each word the
-        label of the phrase it attaches in ("" for the root) and of its maximal projection
-        ("" for a bare word)."""
+    def read(self) -> tuple[dict[tuple[int, int], str], list[str], list[str]]:
+        """The labels of the phrases over each span (first word, last word), a chain top
+        first, each label followed by a space; and for each word the label of the phrase it
+        attaches in ("" for the root) and of its maximal projection ("" for a bare word)."""
         n = len(self.tags)
         first, last = list(range(n)), list(range(n))  # the span of each word's chain so far
-        phrases: list[tuple[int, int, str]] = []
+        chains: dict[tuple[int, int], str] = {}
         attached, maximal = [""] * n, [""] * n
-        for i, label, lefts, rights in self.brackets:
+        for i, label, lefts, rights in self.brackets:  # bottom up: the top of a chain last
             for d in lefts:
                 attached[d] = label
             for d in rights:
@@ -71,9 +71,10 @@ class Projection:
                 first[i] = first[lefts[0]]
             if rights:
                 last[i] = last[rights[-1]]
-            phrases.append((first[i], last[i], label))
+            span = first[i], last[i]
+            chains[span] = label + " " + chains.get(span, "")
             maximal[i] = label
-        return phrases, attached, maximal
+        return chains, attached, maximal
 
 
 def project(forms: list[str], tags: list[str], heads: list[int],

@@ -24,7 +24,7 @@ from pad_engine.trees.projectivize import Lift, projectivize
 from pad_engine.trees.structure import is_projective_tree
 
 REMEMBERED = 16_384  # sentences whose projection_features are kept (a few kB each)
-# sentences whose projections are kept (EWT dev: about 5 kB each, 9 kB once the tree is made)
+# sentences whose projections are kept (EWT dev: about 3 kB each, 8 kB once the tree is made)
 TREES_REMEMBERED = 4_096
 
 

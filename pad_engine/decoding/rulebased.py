@@ -15,8 +15,8 @@ import numpy as np
 from pad_engine.decoding.candidate import Candidate, How
 from pad_engine.decoding.features import span_keys, stable_key
 from pad_engine.decoding.labelsets import ANY, DROP, LabelSet, load_label_set, relation_key
-from pad_engine.decoding.projection import LABELS, project, word_class
-from pad_engine.trees.deplabels import tree_labels
+from pad_engine.decoding.projection import LABELS, Projection, project, projection, word_class
+from pad_engine.trees.deplabels import ROOT
 from pad_engine.trees.deptree import DepSentence
 from pad_engine.trees.edits import phrases
 from pad_engine.trees.lextree import LexNode
@@ -24,7 +24,8 @@ from pad_engine.trees.projectivize import Lift, projectivize
 from pad_engine.trees.structure import is_projective_tree
 
 REMEMBERED = 16_384  # sentences whose projection_features are kept (a few kB each)
-TREES_REMEMBERED = 4_096  # sentences whose projected trees are kept (about 7 kB each)
+# sentences whose projections are kept (EWT dev: about 3 kB each, 8 kB once the tree is made)
+TREES_REMEMBERED = 4_096
 
 
 def phrase_labels(tree: LexNode) -> set[str]:
@@ -38,13 +39,13 @@ def projected_tree(forms: list[str], tags: list[str], heads: list[int],
     for the last :data:`TREES_REMEMBERED` sentences: a file's d-parses are projected for
     every retraining, each fold of its cross-validation, and the features of its warm start
     (the tree is shared: the caller must not change it)."""
-    return _projected_tree(tuple(forms), tuple(tags), tuple(heads), tuple(rels) if rels else ())
+    return _projected(tuple(forms), tuple(tags), tuple(heads), tuple(rels) if rels else ()).tree
 
 
 @functools.lru_cache(maxsize=TREES_REMEMBERED)
-def _projected_tree(forms: tuple[str, ...], tags: tuple[str, ...], heads: tuple[int, ...],
-                    rels: tuple[str, ...]) -> LexNode:
-    return project(list(forms), list(tags), list(heads), list(rels) or None)
+def _projected(forms: tuple[str, ...], tags: tuple[str, ...], heads: tuple[int, ...],
+               rels: tuple[str, ...]) -> Projection:
+    return projection(list(forms), list(tags), list(heads), list(rels) or None)
 
 
 def projection_features(forms: list[str], tags: list[str], heads: list[int],
@@ -65,13 +66,11 @@ def _projection_features(forms: tuple[str, ...], tags: tuple[str, ...], heads: t
     n = len(forms)
     if not forms or not is_projective_tree(np.asarray(heads, np.int64) - 1):
         return ["_"] * n, span_keys(n, {})
-    tree = _projected_tree(forms, tags, heads, rels)
-    chains: dict[tuple[int, int], str] = {}
-    for _, node in phrases(tree.children[0]):  # pre-order: a chain lists its top first
-        span = node.span()
-        chains[span] = chains.get(span, "") + node.label + " "
-    spans = span_keys(n, {span: stable_key(chain) for span, chain in chains.items()})
-    return tree_labels(tree, n), spans
+    chains, attached, maximal = _projected(forms, tags, heads, rels).read()
+    # deplabels' scheme: the phrase a word attaches in + its maximal projection ("*" bare)
+    labels = [f"{phrase}+{own or '*'}" if phrase else ROOT
+              for phrase, own in zip(attached, maximal)]
+    return labels, span_keys(n, {span: stable_key(chain) for span, chain in chains.items()})
 
 
 def label_set(name: str) -> LabelSet:

@@ -18,13 +18,14 @@ Xia et al. 2009 report 89.4, PAD about 97.5).
 
 The modules, lowest first: ``words`` (word classes and lexicons), ``plan`` (a chain under
 construction and its contiguity invariant), ``coordination``, the rule groups ``nominals``,
-``modifiers`` and ``clauses``, and ``tree`` (``project``, which dispatches to them). Names
+``modifiers`` and ``clauses``, and ``tree`` (``project``, which dispatches to them, and
+``projection``: the phrases it makes, which give the tree or a model's features). Names
 with a leading underscore are shared between these modules, not offered to callers outside.
 :mod:`pad_engine.decoding.rulebased` puts the projection to use (the no-model converter, its
 label sets, the features a model reads off it).
 """
 
-from pad_engine.decoding.projection.tree import LABELS, project
+from pad_engine.decoding.projection.tree import LABELS, Projection, project, projection
 from pad_engine.decoding.projection.words import word_class
 
-__all__ = ["LABELS", "project", "word_class"]
+__all__ = ["LABELS", "Projection", "project", "projection", "word_class"]

@@ -11,7 +11,6 @@ from pad_engine.decoding.projection.plan import _PHRASE, _Plan
 from pad_engine.decoding.projection.words import (
     _BE_HAVE_DO,
     _NOMINAL,
-    _is_aux,
     _is_marker,
     _is_subject,
     _parenthetical,
@@ -57,7 +56,7 @@ def _verb(words: list[_Word], w: _Word) -> _Plan:
                 p.fixed[d] = lvl
         inner = 0
     else:
-        inner = next((k for k, d in enumerate(w.left) if _is_aux(words, d)), len(w.left))
+        inner = next((k for k, d in enumerate(w.left) if words[d].aux), len(w.left))
         if w.cls in _NOMINAL:
             p = _noun(words, w, w.left[:inner])
         else:
@@ -73,7 +72,7 @@ def _verb(words: list[_Word], w: _Word) -> _Plan:
     to = question = False
     for k in range(inner, len(w.left)):
         d = w.left[k]
-        if subject is None and marker is None and _is_aux(words, d):
+        if subject is None and marker is None and words[d].aux:
             if to:
                 p.add("S")  # "is to produce": (VP is (S (VP to produce)))
             p.fixed[d] = p.add("VP")
@@ -83,7 +82,7 @@ def _verb(words: list[_Word], w: _Word) -> _Plan:
         elif _is_marker(words, d, ("P", "SC", "WH", "WADV")):
             marker = k
             break
-        elif subject is not None and marker is None and _is_aux(words, d):
+        elif subject is not None and marker is None and words[d].aux:
             question = True  # "Why did you choose": the auxiliary before the subject
     role_s = to or _clause_role(words, w)
     if subject is not None or role_s:
@@ -120,7 +119,7 @@ def _verb(words: list[_Word], w: _Word) -> _Plan:
 
 def _inverted_question(words: list[_Word], w: _Word) -> bool:
     """An auxiliary heading a question, its subject and then the main verb after it."""
-    if w.cls not in ("AUX", "V") or (w.form.lower() not in _BE_HAVE_DO and w.cls != "AUX"):
+    if w.cls not in ("AUX", "V") or (w.low not in _BE_HAVE_DO and w.cls != "AUX"):
         return False
     if any(_is_subject(words, d) for d in w.left):
         return False
@@ -142,12 +141,12 @@ def _inverted(words: list[_Word], w: _Word, subject: int | None) -> bool:
         return False
     # "be" and verbs of place and motion invert after a fronted place or time: "Here are
     # the figures", "On one side stand the forces", "Then came Oct. 13"
-    inverts = w.form.lower() in _BE_HAVE_DO or w.cls == "AUX" or w.form.lower() in _LOCATIVE
+    inverts = w.low in _BE_HAVE_DO or w.cls == "AUX" or w.low in _LOCATIVE
     before = _unpunctuated(words, w.left)
     if not before:  # "Says Gayle Key, a teacher, `` ...": a verb of saying first
-        return w.form.lower() in _SAYS and any(words[d].cls in ("V", "AUX") for d in after[1:])
+        return w.low in _SAYS and any(words[d].cls in ("V", "AUX") for d in after[1:])
     return any(words[d].cls in ("V", "AUX") or (inverts and words[d].cls == "P" and words[d].right)
-               or (inverts and words[d].form.lower() in ("so", "nor", "neither", "here", "then"))
+               or (inverts and words[d].low in ("so", "nor", "neither", "here", "then"))
                for d in before)
 
 
@@ -165,15 +164,15 @@ def _clause_role(words: list[_Word], w: _Word) -> bool:
     if w.rel in ("advcl", "csubj", "ccomp", "xcomp"):
         return True
     if h.cls in ("V", "AUX") and w.index < h.index and w.cls == "V" and \
-            not _is_aux(words, w.index):  # "(S Stung by the ads) , he unleashed"
+            not w.aux:  # "(S Stung by the ads) , he unleashed"
         return True
-    if h.cls in ("V", "AUX") and w.tag == "VBG" and h.form.lower() not in _BE_HAVE_DO:
+    if h.cls in ("V", "AUX") and w.tag == "VBG" and h.low not in _BE_HAVE_DO:
         if _separated(words, h, w, ("CC",)):
             return False
         coord = _coordination(words, h) if w.index > h.index else None
         return coord is None or w.index < h.right[coord]  # "initialing , amending and ..."
     if h.cls == "V" and w.tag == "VB" and w.index > h.index and \
-            h.form.lower() not in _BE_HAVE_DO:  # a bare infinitive: "help (S (VP meet demand))"
+            h.low not in _BE_HAVE_DO:  # a bare infinitive: "help (S (VP meet demand))"
         return not _separated(words, h, w, ("CC", "PUNCT"))
     return False
 
@@ -195,6 +194,6 @@ def _finite_complement(words: list[_Word], w: _Word) -> bool:
     if w.rel:
         return w.rel in ("ccomp", "acl", "advcl")
     if w.tag not in _FINITE and w.cls != "AUX" and \
-            not any(words[d].tag in _FINITE and _is_aux(words, d) for d in w.left):
+            not any(words[d].tag in _FINITE and words[d].aux for d in w.left):
         return False
     return not _separated(words, h, w, ("CC", "PUNCT"))  # not after "and", nor a quotation

@@ -36,11 +36,11 @@ def _other(words: list[_Word], w: _Word) -> _Plan:
     number, WHPP + SBAR for "in which"), wh-words (WHNP/WHADVP, SBAR over their clause),
     particles, interjections; bare modifiers inside a phrase project nothing."""
     p = _Plan([])
-    hc = _head_cls(words, w)
     leaf = not (w.left or w.right)
     cls = w.cls
     if cls in ("PUNCT", "CC") and leaf:
         return p
+    hc = _head_cls(words, w)
     if cls == "ADJ":
         if leaf and ((hc in _NOMINAL and (w.index < w.head or words[w.index - 1].cls == "CC"))
                      or hc == "ADJ"  # "state and local taxes"
@@ -49,7 +49,7 @@ def _other(words: list[_Word], w: _Word) -> _Plan:
             return p
         if leaf and hc in ("V", "AUX") and w.index < w.head and not w.rel:
             p.add("ADVP")  # "Overall , earnings soared"
-        elif _adverbial(words, w) or w.form.lower() in ("later", "earlier", "relative"):
+        elif _adverbial(words, w) or w.low in ("later", "earlier", "relative"):
             p.add("ADVP")  # "(ADVP off (NP 2.6 %))", "(ADVP two weeks later)"
         else:
             p.add("NP" if w.rel in (*_SUBJECT_RELS, "obj", "iobj") else "ADJP")  # "most of"
@@ -165,7 +165,7 @@ def _multiword_conjunction(words: list[_Word], w: _Word) -> bool:
     span = sorted([*deps, w.index])
     if span[-1] - span[0] != len(span) - 1:
         return False
-    return " ".join(words[i].form.lower() for i in span) in _CONJUNCTIONS
+    return " ".join(words[i].low for i in span) in _CONJUNCTIONS
 
 
 def _small_clause_subject(words: list[_Word], w: _Word) -> int | None:
@@ -186,7 +186,7 @@ def _small_clause_subject(words: list[_Word], w: _Word) -> int | None:
 
 def _fused(w: _Word, h: _Word) -> bool:
     """Does the adverb ``w`` right before its preposition ``h`` form one word with it?"""
-    return h.index == w.index + 1 and (w.form.lower(), h.form.lower()) in _FUSED
+    return h.index == w.index + 1 and (w.low, h.low) in _FUSED
 
 
 def _sole_object(words: list[_Word], x: _Word) -> bool:
@@ -201,17 +201,17 @@ def _object_clause(words: list[_Word], p: _Word, x: _Word) -> bool:
     subordinate clause (SBAR)? A subjectless -ing clause ("after rising 5 %") or a
     participle clause with a subject ("with (S no sector showing strength)"), unless ``p``
     only subordinates ("while talking", "as expected")."""
-    low = p.form.lower()
+    low = p.low
     if low in _SUBORDINATORS or p.cls in ("WH", "WADV"):
         return False
     if _gerund(words, x):
         return True
-    participle = x.tag in ("VBG", "VBN") or (x.tag == "VERB" and x.form.lower().endswith("ing"))
+    participle = x.tag in ("VBG", "VBN") or (x.tag == "VERB" and x.low.endswith("ing"))
     return participle and low not in ("that", "as", "than") and any(
         _is_subject(words, d) for d in x.left)
 
 
 def _gerund(words: list[_Word], x: _Word) -> bool:
     """A subjectless -ing clause ("after rising 5 %"): the object of a PP, not an SBAR."""
-    return x.tag in ("VBG", "VERB") and x.form.lower().endswith("ing") and \
+    return x.tag in ("VBG", "VERB") and x.low.endswith("ing") and \
         not any(_is_subject(words, d) for d in x.left)

@@ -10,7 +10,6 @@ from pad_engine.decoding.projection.words import (
     _NOMINAL,
     _has_verb,
     _head_cls,
-    _is_aux,
     _is_marker,
     _prenominal,
     _relativized,
@@ -58,13 +57,15 @@ def _noun(words: list[_Word], w: _Word, left: list[int] | None = None) -> _Plan:
             return p
     hc = _head_cls(words, w)
     prenominal = hc in _NOMINAL and w.index < w.head
-    cc = next((k for k, d in enumerate(w.right) if words[d].cls == "CC"), len(w.right))
-    nums = [d for d in w.left + w.right[:cc]  # not "1986-87 and 1987-88"
-            if words[d].cls in ("NUM", "CUR")]
-    approx = [d for d in left if w.cls in ("NUM", "CUR") and not (
-        words[d].left or words[d].right) and (words[d].cls == "ADV" or
-                                              words[d].form.lower() in _APPROX)]
-    qp = w.cls in ("CUR", "NUM") and (len(nums) >= 2 or (w.cls == "NUM" and (nums or approx))) \
+    nums: list[int] = []
+    approx: list[int] = []
+    if w.cls in ("NUM", "CUR"):
+        cc = next((k for k, d in enumerate(w.right) if words[d].cls == "CC"), len(w.right))
+        nums = [d for d in w.left + w.right[:cc]  # not "1986-87 and 1987-88"
+                if words[d].cls in ("NUM", "CUR")]
+        approx = [d for d in left if not (words[d].left or words[d].right) and (
+            words[d].cls == "ADV" or words[d].low in _APPROX)]
+    qp = (len(nums) >= 2 or (w.cls == "NUM" and bool(nums or approx))) \
         and not any(words[d].cls == "N" and not (words[d].left or words[d].right)
                     for d in left + w.right)  # not "31 October 1950"
     if _range(words, w):  # "(NP (QP about $ 45 to $ 50))", "(NP (QP 30 to 44) days)"
@@ -154,7 +155,7 @@ def _named(words: list[_Word], w: _Word) -> bool:
     if w.head < 0 or w.head > w.index:
         return False
     h = words[w.head]
-    if h.tag != "VBN" or h.form.lower() not in (_NAMED if w.cls != "ADJ" else _MADE):
+    if h.tag != "VBN" or h.low not in (_NAMED if w.cls != "ADJ" else _MADE):
         return False
     return not any(words[d].cls in _NOMINAL for d in h.right if d < w.index)
 
@@ -207,7 +208,7 @@ def _range(words: list[_Word], w: _Word) -> bool:
     if not _amount(w):
         return False
     for side in (w.right, w.left):  # nearest first: "to", then the other amount
-        to = next((k for k, d in enumerate(side) if words[d].form.lower() == "to"
+        to = next((k for k, d in enumerate(side) if words[d].low == "to"
                    and not (words[d].left or words[d].right)), None)
         if to is not None and to + 1 < len(side) and _amount(words[side[to + 1]]):
             return True
@@ -221,10 +222,10 @@ def _amount(x: _Word) -> bool:
 def _complement_clause(words: list[_Word], x: _Word) -> bool:
     """ "the ability to nominate", "evidence that prices rose": a clause that completes a noun
     sits beside it in one NP (relative clauses get an NP of their own)."""
-    if x.form.lower() == "that" and x.cls in ("P", "SC"):
+    if x.low == "that" and x.cls in ("P", "SC"):
         return _has_verb(words, x.right)
     return (x.cls in ("V", "AUX") and any(
-        _is_marker(words, d, ("P", "SC")) and words[d].form.lower() == "that"
+        _is_marker(words, d, ("P", "SC")) and words[d].low == "that"
         for d in x.left)) or (_to_clause(words, x) and not _infinitival_relative(words, x))
 
 
@@ -233,7 +234,7 @@ def _to_clause(words: list[_Word], x: _Word) -> bool:
     if x.cls == "TO":
         return _has_verb(words, x.right)
     return x.cls in ("V", "AUX") and any(
-        words[d].cls == "TO" and _is_aux(words, d) for d in x.left)
+        words[d].cls == "TO" and words[d].aux for d in x.left)
 
 
 def _infinitival_relative(words: list[_Word], x: _Word) -> bool:
@@ -283,7 +284,7 @@ def _is_qp(words: list[_Word], w: _Word) -> bool:
 def _heads_amount(words: list[_Word], w: _Word) -> bool:
     """ "(NP (QP about # 15 billion))", "(QP more than six)": Collins heads make the
     preposition of an approximate amount its head; its object is bare numbers."""
-    if w.cls != "P" or w.form.lower() not in _AMOUNT_HEADS:
+    if w.cls != "P" or w.low not in _AMOUNT_HEADS:
         return False
     objs = _unpunctuated(words, w.right)
     return bool(objs) and words[objs[0]].cls in ("NUM", "CUR") and \
@@ -297,9 +298,9 @@ def _adverbial(words: list[_Word], w: _Word) -> bool:
     if len(objs) != 1:
         return False
     x = words[objs[0]]
-    low = w.form.lower()
+    low = w.low
     if low == "at":
-        return x.form.lower() in ("all", "least", "most") and not (x.left or x.right)
+        return x.low in ("all", "least", "most") and not (x.left or x.right)
     return low in ("up", "down", "off") and (x.cls in ("NUM", "CUR") or any(
         words[d].cls in ("NUM", "CUR") for d in x.left))
 
@@ -317,5 +318,5 @@ def _apposed(words: list[_Word], x: _Word) -> bool:
     ("(NP (NP the tests) (NP themselves))") or a point in time ("our work force (NP today)")."""
     if x.head < 0 or x.head > x.index or x.left or x.right or words[x.head].cls != "N":
         return False
-    low = x.form.lower()
+    low = x.low
     return (low.endswith(("self", "selves")) and x.tag in ("PRP", "PRON")) or low in _TIME_WORDS

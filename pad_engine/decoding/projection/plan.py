@@ -12,6 +12,10 @@ _PHRASE = {"N": "NP", "NUM": "NP", "CUR": "NP", "DET": "NP", "POS": "NP", "ADJ":
            "AUX": "VP", "WH": "WHNP", "WADV": "WHADVP", "PRT": "PRT", "CC": "CONJP",
            "INTJ": "INTJ", "PUNCT": "PRN", "X": "X"}
 
+# the dependents a level attaches: left ones farthest first, right ones nearest first
+_Level = tuple[list[int], list[int]]
+_NOTHING: _Level = ([], [])  # shared: never changed
+
 
 class _Plan:
     """Levels under construction: labels bottom up, fixed dependent levels, the rest float."""
@@ -25,23 +29,25 @@ class _Plan:
         self.labels.append(label)
         return len(self.labels) - 1
 
-    def finish(self, words: list[_Word], w: _Word) -> tuple[list[str], dict[int, int]]:
-        """The labels and every dependent's level. Levels never decrease outward on either
-        side, so each level's phrase is contiguous: this is what makes the tree induce
-        exactly the d-parse, whatever the rules above decided."""
-        if not self.labels and (w.left or w.right):
+    def finish(self, words: list[_Word], w: _Word) -> tuple[list[str], list[_Level]]:
+        """The labels and the dependents each level attaches. Levels never decrease outward
+        on either side, so each level's phrase is contiguous: this is what makes the tree
+        induce exactly the d-parse, whatever the rules above decided."""
+        if not (w.left or w.right):
+            return self.labels, [_NOTHING] * len(self.labels)
+        if not self.labels:
             self.labels.append(_PHRASE.get(w.cls, "X"))
-        if w.head >= 0 and self.labels and _parenthetical(words, w):
+        if w.head >= 0 and _parenthetical(words, w):
             prn = self.add("PRN")  # ", for example ,", "( 1986 )": set off on both sides
             self.fixed[w.left[-1]] = self.fixed[w.right[-1]] = prn
-        elif 0 <= w.head < w.index and w.left and self.labels and \
-                words[w.left[-1]].form == "--":
+        elif 0 <= w.head < w.index and w.left and words[w.left[-1]].form == "--":
             self.fixed[w.left[-1]] = self.add("PRN")  # "a high point -- (NP 33 days)"
-        level: dict[int, int] = {}
         top = self.top if self.top is not None else len(self.labels) - 1
-        for side in (w.left, w.right):
+        levels: list[_Level] = [([], []) for _ in self.labels]
+        for k, side in enumerate((w.left, w.right)):
             # a floating dependent takes the level of the nearest fixed one farther out
             # (trailing ones: punctuation to the top, others with the nearer ones)
+            level: dict[int, int] = {}
             farther: int | None = None
             for d in reversed(side):
                 if d in self.fixed:
@@ -54,5 +60,7 @@ class _Plan:
             low = 0
             for d in side:  # nearest first: levels may only grow outward
                 low = max(low, level.get(d, low))
-                level[d] = low
-        return self.labels, level
+                levels[low][k].append(d)
+        for lefts, _ in levels:
+            lefts.reverse()  # farthest first
+        return self.labels, levels

@@ -5,7 +5,7 @@ subject, a marker, a leaf?). Lowest module of the package: it imports none of th
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import functools
 
 # word classes: N noun, NUM number, CUR currency, DET determiner, ADJ, ADV, NEG not/n't,
 # P preposition/subordinator, SC subordinating conjunction, TO, V verb, AUX auxiliary/modal,
@@ -43,9 +43,11 @@ _OPEN = {",", "--", "-LRB-", "(", "-LCB-", "{"}
 _CLOSE = {",", "--", "-RRB-", ")", "-RCB-", "}"}
 
 
+@functools.lru_cache(maxsize=1 << 16)
 def word_class(tag: str, form: str) -> str:
     """The coarse class of a word from its PTB or UPOS tag (and its form, where UPOS is too
-    coarse: the particle "to", the possessive "'s", wh-words, negation)."""
+    coarse: the particle "to", the possessive "'s", wh-words, negation). Remembered per
+    (tag, form): a treebank repeats a few thousand of them."""
     low = form.lower().replace("\u2019", "'")
     cls = _PTB.get(tag) or _UPOS.get(tag)
     if cls is None:
@@ -74,16 +76,41 @@ def _guess(tag: str) -> str:
             "C": "CC"}.get(first, "PUNCT" if tag and not tag[0].isalnum() else "X")
 
 
-@dataclass
 class _Word:
-    index: int  # 0-based
-    cls: str
-    tag: str
-    form: str
-    rel: str
-    head: int  # 0-based head, -1 for the root
-    left: list[int] = field(default_factory=list)  # dependents, nearest first
-    right: list[int] = field(default_factory=list)
+    """A word of the d-parse as the rules read it. ``low`` and ``leafish`` are set with it,
+    ``aux`` and ``last_aux`` once the classes are final (in
+    :func:`~pad_engine.decoding.projection.tree.projection`): the rules ask them of the same
+    word again and again. ``leafish`` holds from the start, as no class changes to or from PUNCT."""
+
+    __slots__ = (
+        "aux",
+        "cls",
+        "form",
+        "head",
+        "index",
+        "last_aux",
+        "leafish",
+        "left",
+        "low",
+        "rel",
+        "right",
+        "tag",
+    )
+
+    def __init__(self, index: int, cls: str, tag: str, form: str, rel: str, head: int):
+        self.index = index  # 0-based
+        self.cls = cls
+        self.tag = tag
+        self.form = form
+        self.low = form.lower()
+        self.rel = rel
+        self.head = head  # 0-based head, -1 for the root
+        self.left: list[int] = []  # dependents, nearest first
+        self.right: list[int] = []
+        # no dependents but punctuation (UD hangs commas on the next function word)
+        self.leafish = True
+        self.aux = False  # :func:`_is_aux`, once the classes are final
+        self.last_aux = -1  # the last auxiliary among the left dependents (UD), or -1
 
 
 def _nominal_adjective(words: list[_Word], w: _Word) -> bool:
@@ -94,7 +121,7 @@ def _nominal_adjective(words: list[_Word], w: _Word) -> bool:
         return False
     if any(words[d].cls == "DET" and words[d].tag != "PDT" for d in w.left):
         return True
-    if w.form.lower() not in _QUANTITIES:
+    if w.low not in _QUANTITIES:
         return False
     if not (w.left or w.right):
         return _head_cls(words, w) in ("V", "AUX")
@@ -130,14 +157,14 @@ _DEGREES = {"very", "too", "so", "less", "least", "highly", "extremely", "fully"
 def _adjectival_participle(words: list[_Word], w: _Word) -> bool:
     """A past participle after a form of "be" that is an adjective: a state ("is worried")
     or one with a degree adverb ("are poorly positioned"), but not with a "by" agent."""
-    if w.tag not in ("VBN", "VERB") or not w.form.lower().endswith(("ed", "en", "wn")):
+    if w.tag not in ("VBN", "VERB") or not w.low.endswith(("ed", "en", "wn")):
         return False
-    be = (w.head >= 0 and w.head < w.index and words[w.head].form.lower() in _BE) or any(
-        _is_aux(words, d) and words[d].form.lower() in _BE for d in w.left)
-    if not be or any(words[d].form.lower() == "by" for d in w.right):
+    be = (w.head >= 0 and w.head < w.index and words[w.head].low in _BE) or any(
+        _is_aux(words, d) and words[d].low in _BE for d in w.left)
+    if not be or any(words[d].low == "by" for d in w.right):
         return False
-    return w.form.lower() in _STATES or any(
-        words[d].form.lower() in _DEGREES and not (words[d].left or words[d].right)
+    return w.low in _STATES or any(
+        words[d].low in _DEGREES and not (words[d].left or words[d].right)
         for d in w.left)
 
 
@@ -145,7 +172,7 @@ def _relative_that(words: list[_Word], w: _Word) -> bool:
     """ "that" tagged as a complementizer that introduces a relative clause: after a noun
     that takes no that-clause complement (:data:`_THAT_NOUNS`). Collins heads hang the
     clause on "that"; content heads hang "that" on the clause's verb."""
-    if w.form.lower() != "that" or w.cls not in ("P", "SC") or w.head < 0:
+    if w.low != "that" or w.cls not in ("P", "SC") or w.head < 0:
         return False
     h = words[w.head]
     if h.index < w.index and h.cls == "N" and _has_verb(words, w.right):
@@ -165,22 +192,17 @@ def _relativized(noun: _Word, complement_nouns: set[str]) -> bool:
         _lemma(noun.form) not in complement_nouns
 
 
-def _leafish(words: list[_Word], x: _Word) -> bool:
-    """No dependents but punctuation (UD hangs commas on the next function word)."""
-    return all(words[d].cls == "PUNCT" for d in x.left + x.right)
-
-
 def _is_aux(words: list[_Word], d: int) -> bool:
     """A function-word dependent that forms a VP level above its content head (UD aux/cop;
     under Collins heads the auxiliary is the head, so this does not arise)."""
     x = words[d]
-    if not _leafish(words, x):
+    if not x.leafish:
         return False
     if x.cls == "TO":
         return x.head > d and words[x.head].cls in ("V", "AUX")  # UD "to make"
     if x.rel:
         return x.rel in _AUX_RELS
-    return x.cls == "AUX" or (x.cls == "V" and x.form.lower() in _BE_HAVE_DO)
+    return x.cls == "AUX" or (x.cls == "V" and x.low in _BE_HAVE_DO)
 
 
 def _is_subject(words: list[_Word], d: int) -> bool:
@@ -196,7 +218,7 @@ def _is_subject(words: list[_Word], d: int) -> bool:
 def _is_marker(words: list[_Word], d: int, classes: tuple[str, ...]) -> bool:
     """A leaf function word left of a content head: case (P), mark (SC, P), to."""
     x = words[d]
-    if not _leafish(words, x):
+    if not x.leafish:
         return False
     if x.rel and x.cls not in ("WH", "WADV"):
         return x.rel in ("case", "mark")
@@ -208,8 +230,8 @@ def _opened_by(words: list[_Word], x: _Word, forms: tuple[str, ...],
     """Does the phrase of ``x`` open with one of ``forms`` ("of the risks", "than expected")?
     Collins heads make that word the phrase's head, content heads hang it on ``x`` as a
     marker (of ``classes``)."""
-    return (x.form.lower() in forms and bool(x.right)) or any(
-        words[e].form.lower() in forms and _is_marker(words, e, classes) for e in x.left)
+    return (x.low in forms and bool(x.right)) or any(
+        words[e].low in forms and _is_marker(words, e, classes) for e in x.left)
 
 
 def _has_verb(words: list[_Word], deps: list[int]) -> bool:
@@ -227,8 +249,7 @@ def _head_cls(words: list[_Word], w: _Word) -> str:
     if w.head < 0:
         return "ROOT"
     h = words[w.head]
-    if h.cls not in ("V", "AUX", "TO") and w.index < h.index and \
-            any(d > w.index and _is_aux(words, d) for d in h.left):
+    if h.cls not in ("V", "AUX", "TO") and w.index < h.last_aux:
         return "V"
     return h.cls
 

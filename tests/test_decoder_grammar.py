@@ -127,3 +127,15 @@ def test_a_row_allows_rules_seen_with_no_tag_only_over_its_own_tags(random_backo
                 over_tags += 1
     assert over_tags
     assert over_phrases
+
+
+def test_a_back_off_model_prunes_with_the_tighter_beam(random_model, random_backoff_model):
+    """A model trained with the back-off grammar prunes with ``BACKOFF_BEAM``; one without
+    it, or reading phrase labels (which prunes with the beam alone), with ``BEAM``."""
+    _, phrase = _models(random_backoff_model)
+    forms, tags, heads, rels = _sentences(1, random_model.grammar.tags)[0]
+    assert parser.BACKOFF_BEAM < parser.BEAM
+    for model, beam in ((random_backoff_model, parser.BACKOFF_BEAM), (random_model, parser.BEAM),
+                        (phrase, parser.BEAM)):
+        enc = encode(model, forms, tags, heads, rels)
+        assert parser.chart_inputs(model, enc, decoder.PRUNED).beam == beam

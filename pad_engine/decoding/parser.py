@@ -57,10 +57,9 @@ BEAM = 7.0
 # projection and back-off (``pad train --projection``) 98.17 / 98.19 / 98.20 (exact 98.23), its
 # decoder 1.2x faster with 6 than 7; on 200 trees 96.51 / 96.52 / 96.52 (exact 96.51);
 # FarPaHC's John as `pad bench --farpahc` trains it, held-out 75.93 / 75.91 (exact 75.90),
-# 0.64 / 0.52 ms a sentence. Not
-# the others': 6 cost a model reading the projection without back-off 0.04 (97.85 / 97.81,
-# exact 97.89), a phrase-labeled one 0.03 (98.56 / 98.53, exact 98.56); the bundled models,
-# trained without back-off, keep 7.
+# 0.64 / 0.52 ms a sentence. Not the others' beam: 6 cost a model reading the projection
+# without back-off 0.04 (97.85 / 97.81, exact 97.89), a phrase-labeled one 0.03 (98.56 /
+# 98.53, exact 98.56); the bundled models, trained without back-off, keep 7.
 BACKOFF_BEAM = 6.0
 # Pruned k-best keeps an item's derivations within WITHIN of its best: a derivation of the
 # sentence within WITHIN of the best tree uses only parts that close to their items' best, so

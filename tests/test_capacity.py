@@ -19,9 +19,10 @@ from pad_engine.learning.train import train
 
 
 def _widened(grammar: Grammar, tags: int, rules: int) -> None:
-    """Add ``tags`` tags and back-off-like rules over them (seen with no tag: pruning 1
-    allows each wherever its phrase was seen, the most pairs it can), up to ``rules``."""
-    new = [grammar.symbol(grammar.tags[grammar.add_tag(f"T{i:03d}")]) for i in range(tags)]
+    """Add ``tags`` tags of one family and back-off-like rules over them (seen with no tag:
+    pruning 1 allows each on the family's rows wherever its phrase was seen, the most pairs
+    it can), up to ``rules``."""
+    new = [grammar.symbol(grammar.tags[grammar.add_tag(f"TT{i:03d}")]) for i in range(tags)]
     phrases = sorted({a for a, *_ in grammar.binary})
     for a in phrases:
         for h in new:

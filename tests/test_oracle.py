@@ -166,7 +166,9 @@ def test_pad_oracle_and_the_held_out_figure_agree_on_gum(gum_dir, tmp_path, caps
 def test_pad_oracle_kbest_picks_the_closest_of_the_models_candidates(random_backoff_model,
                                                                       tmp_path, capsys):
     """``pad oracle --kbest K``: per sentence the engine's candidate (as the app gets them)
-    closest to the gold tree, and their F1, which grows with K from the model's own F1."""
+    closest to the gold tree, and their F1, which grows with K from the F1 of the lists'
+    first trees (K = 1: the engine's best; a pruned list shorter than K is redone exactly,
+    so with random weights its first tree may not be the pruned best)."""
     from toy import TREES, conll_text, toy_examples
 
     from pad_engine.cli import main
@@ -197,7 +199,9 @@ def test_pad_oracle_kbest_picks_the_closest_of_the_models_candidates(random_back
     best = [to_line(engine.best(DepSentence(ex.forms, ex.tags, ex.heads)).tree, ex.forms)
             for ex in exs]
     assert figures[1] == bracket_f1(score(gold_lines, best))
-    assert figures[1] < figures[3] <= figures[20]
+    firsts = [to_line(engine.candidates(DepSentence(ex.forms, ex.tags, ex.heads), 3)[0].tree,
+                      ex.forms) for ex in exs]
+    assert bracket_f1(score(gold_lines, firsts)) < figures[3] <= figures[20]
 
 
 def _gold_trees(path):

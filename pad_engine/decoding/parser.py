@@ -50,6 +50,17 @@ MAX_CHART = 600_000
 # (97.89) with 5, 0.03 with 7 (0.12 and 0.10 with 5 and 7 before pruning 2 asked for five
 # observations), at 0.92x the decoder's speed: 7.
 BEAM = 7.0
+# A model trained with the back-off grammar (pad train's default, Retrain's) prunes with a
+# tighter beam: every modifier of a phrase attaches to every chain of its head children, so a
+# cell holds many more items near its best. PTB sample test split, pruning 1's rows fitted to
+# the back-off grammar (``Grammar._pruning_rows``), beam 7 / 6 / 5: a model trained with the
+# projection and back-off (``pad train --projection``) 98.17 / 98.19 / 98.20 (exact 98.23), its
+# decoder 1.2x faster with 6 than 7; on 200 trees 96.51 / 96.52 / 96.52 (exact 96.51);
+# FarPaHC's John as `pad bench --farpahc` trains it, held-out 75.93 / 75.91 (exact 75.90),
+# 0.64 / 0.52 ms a sentence. Not the others' beam: 6 cost a model reading the projection
+# without back-off 0.04 (97.85 / 97.81, exact 97.89), a phrase-labeled one 0.03 (98.56 /
+# 98.53, exact 98.56); the bundled models, trained without back-off, keep 7.
+BACKOFF_BEAM = 6.0
 # Pruned k-best keeps an item's derivations within WITHIN of its best: a derivation of the
 # sentence within WITHIN of the best tree uses only parts that close to their items' best, so
 # none of those is lost; a list left shorter than k is redone without the window, then
@@ -110,11 +121,19 @@ def chart_inputs(model: Model, enc: Encoded, mode: int, escalate: bool = False,
     gold derivation's rules for loss-augmented training, or per-cell gains for the oracle."""
     return Inputs(
         enc, decoder_grammar(model), model.weights if weights is None else weights, model.mask,
-        int(mode), bool(escalate), float(model.alpha), BEAM, float(within),
+        int(mode), bool(escalate), float(model.alpha), search_beam(model), float(within),
         decoder.NO_GOLD if gold_bin is None else gold_bin,
         decoder.NO_GOLD if gold_un is None else gold_un,
         decoder.NO_CELL_COST if cell_cost is None else cell_cost, float(loss_weight),
     )
+
+
+def search_beam(model: Model) -> float:
+    """The pruned search's beam: :data:`BACKOFF_BEAM` for a model trained with the back-off
+    grammar that decodes with the tables (not :func:`reads_phrase_labels`), else
+    :data:`BEAM`."""
+    backoff = bool(model.training.get("backoff")) and not reads_phrase_labels(model)
+    return BACKOFF_BEAM if backoff else BEAM
 
 
 # A model trained on content heads (``pad train --deps``: UD) prunes with tag rows that also

@@ -29,8 +29,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="widen the grammar with back-off rules (default on, as Retrain "
                              "does): on the PTB sample test split all 3,396 trees give F1 "
                              "97.96 exact / 97.83 pruned instead of 97.53 / 97.44, but decode "
-                             "at 1,067 instead of 4,960 sentences/s pruned (pad bench, back to "
-                             "back); with few trees back-off is what derives most sentences "
+                             "several times slower (with --projection: about 2,450 sentences/s "
+                             "in the pruned decoder against 6,000 for the bundled model); with "
+                             "few trees back-off is what derives most sentences "
                              "(docs/EXPERIMENTS.md, 'A stronger model on little data'); "
                              "--no-backoff decodes faster, as the bundled models do")
     parser.add_argument("--deps", nargs="+", metavar="CONLL",

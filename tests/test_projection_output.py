@@ -19,8 +19,8 @@ from pad_engine.trees.projectivize import projectivize
 
 # sha256 of every tree (labels, head children, words) of the PTB sample's test split, from
 # Collins and content-head d-parses, and of EWT dev with UPOS, with and without relations
-PTB_TEST_DIGEST = "abd876525c86a98a58e00d3b2e6431477aa7a5703453f64acba5777cd27f8741"
-EWT_DEV_DIGEST = "a3bb126d9c73b8262b818a393380549f87b7714af7ee482348d71eae61aaed52"
+PTB_TEST_DIGEST = "bec7f7643ea3ad7d3b5192b7e9cd372944864804d9b59c7d43c2063bf150fdd3"
+EWT_DEV_DIGEST = "db123bfddebb65c0986c372a07cd73b9af37ce6bedf1430eb1b867315fcbabf1"
 
 
 def _shape(root: LexNode) -> str:

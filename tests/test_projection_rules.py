@@ -1,0 +1,31 @@
+"""The projection's rules one by one: a small d-parse each, and the phrase the rule makes."""
+
+from __future__ import annotations
+
+from nltk import Tree
+
+from pad_engine.decoding.projection import project
+from pad_engine.trees.lextree import to_line
+
+
+def _phrases(rows: str) -> set[str]:
+    """The labelled phrases, as "(LABEL word word ...)", of the projection of a d-parse
+    given as "form TAG head" rows (1-based heads)."""
+    forms, tags, heads = zip(*(row.split() for row in rows.strip().splitlines()))
+    tree = project(list(forms), list(tags), [int(h) for h in heads])
+    return {f"({t.label()} {' '.join(t.leaves())})"
+            for t in Tree.fromstring(to_line(tree, list(forms))).subtrees(lambda t: t.height() > 2)}
+
+
+def test_a_parenthetical_pp_keeps_its_object():
+    # Collins heads hang the commas on "for": the PRN holds the whole PP, not a bare "for"
+    phrases = _phrases("""
+        owners NNS 6
+        , , 3
+        for IN 6
+        example NN 3
+        , , 3
+        had VBD 0
+        """)
+    assert "(PP for example)" in phrases
+    assert "(PRN , for example ,)" in phrases

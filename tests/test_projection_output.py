@@ -19,8 +19,8 @@ from pad_engine.trees.projectivize import projectivize
 
 # sha256 of every tree (labels, head children, words) of the PTB sample's test split, from
 # Collins and content-head d-parses, and of EWT dev with UPOS, with and without relations
-PTB_TEST_DIGEST = "bec7f7643ea3ad7d3b5192b7e9cd372944864804d9b59c7d43c2063bf150fdd3"
-EWT_DEV_DIGEST = "db123bfddebb65c0986c372a07cd73b9af37ce6bedf1430eb1b867315fcbabf1"
+PTB_TEST_DIGEST = "1b1a88abffe94c913f5885f73975584250a007fb9f386dfd921173921011283a"
+EWT_DEV_DIGEST = "179c72b719e6cb44ab5efdfb72b21b37c7bde7d0fe9b6aa99e004c2381f6fc57"
 
 
 def _shape(root: LexNode) -> str:

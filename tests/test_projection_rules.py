@@ -29,3 +29,18 @@ def test_a_parenthetical_pp_keeps_its_object():
         """)
     assert "(PP for example)" in phrases
     assert "(PRN , for example ,)" in phrases
+
+
+def test_a_paired_coordinator_stands_beside_the_conjuncts():
+    # "neither" hangs on the first conjunct, but PTB puts it in the coordination's NP
+    phrases = _phrases("""
+        Neither DT 2
+        Lorillard NNP 6
+        nor CC 2
+        the DT 5
+        researchers NNS 2
+        were VBD 0
+        aware JJ 6
+        """)
+    assert "(NP Neither Lorillard nor the researchers)" in phrases
+    assert "(NP Neither Lorillard)" not in phrases

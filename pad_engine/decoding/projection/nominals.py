@@ -39,6 +39,8 @@ _TO_NOUNS = {
     "motion", "threat", "move", "license", "authorization", "consent", "pledge", "plea",
     "call", "demand",
 }
+# the first halves of paired coordinators, which PTB attaches beside the conjuncts
+_PRECONJ = {"both", "either", "neither"}
 _TIME_WORDS = {"today", "yesterday", "tomorrow", "monday", "tuesday", "wednesday", "thursday",
                "friday", "saturday", "sunday", "tonight"}
 
@@ -131,6 +133,8 @@ def _noun(words: list[_Word], w: _Word, left: list[int] | None = None) -> _Plan:
         lvl = p.add("NP")
         for d in w.right[coord:after]:
             p.fixed[d] = lvl
+        if left and words[left[-1]].low in _PRECONJ and words[left[-1]].leafish:
+            p.fixed[left[-1]] = lvl  # "(NP neither (NP Lorillard) nor (NP the researchers))"
     if after < len(w.right):  # "(NP (NP the health and safety) (PP of our employees))"
         lvl = p.add("NP")
         for d in w.right[after:]:

@@ -44,3 +44,19 @@ def test_a_paired_coordinator_stands_beside_the_conjuncts():
         """)
     assert "(NP Neither Lorillard nor the researchers)" in phrases
     assert "(NP Neither Lorillard)" not in phrases
+
+
+def test_never_is_an_advp_and_not_is_bare():
+    never = _phrases("""
+        meeting NN 3
+        never RB 3
+        took VBD 0
+        place NN 3
+        """)
+    assert "(ADVP never)" in never
+    assert "(ADVP not)" not in _phrases("""
+        meeting NN 3
+        not RB 3
+        took VBD 0
+        place NN 3
+        """)

@@ -67,7 +67,9 @@ def _other(words: list[_Word], w: _Word) -> _Plan:
                 not _adverbial(words, w):
             p.add("QP")  # "about 26,000"
             return p
-        if leaf and (cls == "NEG" or hc in ("ADJ", "ADV", "NUM", "CUR", "DET", "NEG")
+        # "not" and "n't" stay bare, but PTB always gives "never" an ADVP
+        if leaf and ((cls == "NEG" and w.low != "never")
+                     or hc in ("ADJ", "ADV", "NUM", "CUR", "DET", "NEG")
                      or (hc in _NOMINAL and w.index < w.head)
                      or (hc == "P" and h is not None and (_is_qp(words, h) or _fused(w, h)))
                      or (hc == "V" and h is not None and _prenominal(words, h))):

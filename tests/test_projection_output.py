@@ -19,8 +19,8 @@ from pad_engine.trees.projectivize import projectivize
 
 # sha256 of every tree (labels, head children, words) of the PTB sample's test split, from
 # Collins and content-head d-parses, and of EWT dev with UPOS, with and without relations
-PTB_TEST_DIGEST = "1b1a88abffe94c913f5885f73975584250a007fb9f386dfd921173921011283a"
-EWT_DEV_DIGEST = "85d50809295d4508a2cb5aaae4398acfe0fcb6ad361fa8c061acd2689f7bbb9b"
+PTB_TEST_DIGEST = "5567b478d1d9c88a50ec1d9f7eac8df7d3b86c4d569576a90039152d6ef605b5"
+EWT_DEV_DIGEST = "7547304a9f14f2c8edfdd942d56b51847bf6582eec76dd99101463e613b9130a"
 
 
 def _shape(root: LexNode) -> str:

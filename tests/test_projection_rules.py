@@ -60,3 +60,16 @@ def test_never_is_an_advp_and_not_is_bare():
         took VBD 0
         place NN 3
         """)
+
+
+def test_a_time_adverb_opening_an_apposition_is_an_advp():
+    rows = """
+        Shugart NNP 6
+        , , 1
+        {adverb} RB 4
+        chairman NN 1
+        , , 1
+        led VBD 0
+        """
+    assert "(ADVP currently)" in _phrases(rows.format(adverb="currently"))
+    assert "(ADVP mainly)" not in _phrases(rows.format(adverb="mainly"))

@@ -21,6 +21,9 @@ from pad_engine.decoding.projection.words import (
 
 _SUBORDINATORS = {"while", "although", "though", "if", "unless", "once", "whether", "when",
                   "whereas"}
+# adverbs of time that open an appositive noun phrase (:func:`_opens_apposition`)
+_THEN = {"formerly", "currently", "now", "previously", "once", "recently", "then", "later",
+         "earlier", "still"}
 _CONJUNCTIONS = {"as well as", "rather than", "not only", "but also", "along with"}
 
 # adverb + preposition pairs that PTB keeps flat in one PP or SBAR ("(PP rather than ...)",
@@ -70,7 +73,7 @@ def _other(words: list[_Word], w: _Word) -> _Plan:
         # "not" and "n't" stay bare, but PTB always gives "never" an ADVP
         if leaf and ((cls == "NEG" and w.low != "never")
                      or hc in ("ADJ", "ADV", "NUM", "CUR", "DET", "NEG")
-                     or (hc in _NOMINAL and w.index < w.head)
+                     or (hc in _NOMINAL and w.index < w.head and not _opens_apposition(words, w))
                      or (hc == "P" and h is not None and (_is_qp(words, h) or _fused(w, h)))
                      or (hc == "V" and h is not None and _prenominal(words, h))):
             return p
@@ -184,6 +187,16 @@ def _small_clause_subject(words: list[_Word], w: _Word) -> int | None:
         elif x.cls == "N" and not any(words[e].cls in ("NUM", "CUR") for e in x.left):
             return k
     return None
+
+
+def _opens_apposition(words: list[_Word], w: _Word) -> bool:
+    """An adverb of time after a comma that opens a noun phrase: PTB gives it an ADVP
+    ("Terrence D. Daniels , (NP (ADVP formerly) a W.R. Grace vice chairman)"); focusing
+    adverbs stay bare ("Many investors , (NP mainly institutions)")."""
+    h = words[w.head]
+    return w.low in _THEN and w.index > 0 and words[w.index - 1].form == "," and \
+        h.cls == "N" and \
+        _unpunctuated(words, h.left)[-1:] == [w.index]
 
 
 def _fused(w: _Word, h: _Word) -> bool:

@@ -19,8 +19,8 @@ from pad_engine.trees.projectivize import projectivize
 
 # sha256 of every tree (labels, head children, words) of the PTB sample's test split, from
 # Collins and content-head d-parses, and of EWT dev with UPOS, with and without relations
-PTB_TEST_DIGEST = "5567b478d1d9c88a50ec1d9f7eac8df7d3b86c4d569576a90039152d6ef605b5"
-EWT_DEV_DIGEST = "7547304a9f14f2c8edfdd942d56b51847bf6582eec76dd99101463e613b9130a"
+PTB_TEST_DIGEST = "58ca0e430bb5a668ea40c2c87efd5ea86434e121b1fe8716e780662211aad8a0"
+EWT_DEV_DIGEST = "edfb65623511237e23663923a13d8320784254c8c222140580519c2aadff3196"
 
 
 def _shape(root: LexNode) -> str:

@@ -73,3 +73,19 @@ def test_a_time_adverb_opening_an_apposition_is_an_advp():
         """
     assert "(ADVP currently)" in _phrases(rows.format(adverb="currently"))
     assert "(ADVP mainly)" not in _phrases(rows.format(adverb="mainly"))
+
+
+def test_a_fronted_clause_scopes_over_coordinated_clauses():
+    phrases = _phrases("""
+        When WRB 6
+        prices NNS 3
+        dropped VBD 1
+        , , 6
+        funds NNS 6
+        plunged VBD 0
+        and CC 6
+        stocks NNS 9
+        fell VBD 6
+        """)
+    assert "(S funds plunged)" in phrases
+    assert "(S When prices dropped , funds plunged and stocks fell)" in phrases

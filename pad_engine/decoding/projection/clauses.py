@@ -102,6 +102,14 @@ def _verb(words: list[_Word], w: _Word) -> _Plan:
         p.top = lvl
         for d in w.right[coord:]:
             p.fixed[d] = lvl
+        if subject is not None and (
+                any(words[d].cls == "CC" for d in w.right[coord:w.right.index(first)])
+                or any(words[d].rel == "cc" for d in words[first].left)):
+            # clauses joined by a coordinator (UD hangs it on the second): what comes before
+            # the first subject scopes over both, "(S When ... , (S A fell) and (S B rose))"
+            # (not after ";" or ":")
+            for d in w.left[subject + 1:marker]:
+                p.fixed[d] = lvl
     if marker is not None:
         if p.top is None:
             p.top = p.add("S")

@@ -89,3 +89,14 @@ def test_a_fronted_clause_scopes_over_coordinated_clauses():
         """)
     assert "(S funds plunged)" in phrases
     assert "(S When prices dropped , funds plunged and stocks fell)" in phrases
+
+
+def test_a_deictic_adverb_after_a_preposition_is_an_np():
+    rows = """
+        Congress NNP 2
+        acts VBZ 0
+        by IN 2
+        {adverb} RB 3
+        """
+    assert "(NP then)" in _phrases(rows.format(adverb="then"))
+    assert "(NP far)" not in _phrases(rows.format(adverb="far"))

@@ -21,6 +21,8 @@ from pad_engine.decoding.projection.words import (
 
 _SUBORDINATORS = {"while", "although", "though", "if", "unless", "once", "whether", "when",
                   "whereas"}
+# adverbs of time and place that name a time or place (an NP as a preposition's object)
+_DEICTIC = {"now", "then", "here", "there", "once", "above", "below"}
 # adverbs of time that open an appositive noun phrase (:func:`_opens_apposition`)
 _THEN = {"formerly", "currently", "now", "previously", "once", "recently", "then", "later",
          "earlier", "still"}
@@ -77,7 +79,10 @@ def _other(words: list[_Word], w: _Word) -> _Plan:
                      or (hc == "P" and h is not None and (_is_qp(words, h) or _fused(w, h)))
                      or (hc == "V" and h is not None and _prenominal(words, h))):
             return p
-        p.add("ADVP")
+        # "by (NP then)", "until (NP now)", "from (NP above)": a deictic adverb as the
+        # object of a preposition is a noun phrase (but "by (ADVP far)", "for (ADJP sure)")
+        p.add("NP" if leaf and w.low in _DEICTIC and hc == "P" and _sole_object(words, w)
+              else "ADVP")
         _compared(words, w, w.left, p)
         first = next((d for d in w.right if words[d].cls != "PUNCT"), None)
         if first is not None and words[first].cls == "ADJ" and not words[first].right and \

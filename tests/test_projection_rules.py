@@ -10,9 +10,11 @@ from pad_engine.trees.lextree import to_line
 
 def _phrases(rows: str) -> set[str]:
     """The labelled phrases, as "(LABEL word word ...)", of the projection of a d-parse
-    given as "form TAG head" rows (1-based heads)."""
-    forms, tags, heads = zip(*(row.split() for row in rows.strip().splitlines()))
-    tree = project(list(forms), list(tags), [int(h) for h in heads])
+    given as "form TAG head" rows (1-based heads), or "form TAG head rel" rows (UD)."""
+    cols = list(zip(*(row.split() for row in rows.strip().splitlines())))
+    forms, tags, heads = cols[:3]
+    rels = list(cols[3]) if len(cols) > 3 else None
+    tree = project(list(forms), list(tags), [int(h) for h in heads], rels)
     return {f"({t.label()} {' '.join(t.leaves())})"
             for t in Tree.fromstring(to_line(tree, list(forms))).subtrees(lambda t: t.height() > 2)}
 
@@ -100,3 +102,15 @@ def test_a_deictic_adverb_after_a_preposition_is_an_np():
         """
     assert "(NP then)" in _phrases(rows.format(adverb="then"))
     assert "(NP far)" not in _phrases(rows.format(adverb="far"))
+
+
+def test_a_bare_ud_conjunct_stays_in_its_heads_phrase():
+    phrases = _phrases("""
+        on IN 5 case
+        museum NN 5 compound
+        and CC 4 cc
+        gallery NN 2 conj
+        practice NN 0 root
+        """)
+    assert "(NP museum and gallery)" in phrases
+    assert "(NP museum)" not in phrases

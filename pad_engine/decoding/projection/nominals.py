@@ -115,7 +115,7 @@ def _noun(words: list[_Word], w: _Word, left: list[int] | None = None) -> _Plan:
         x = words[d]
         if x.cls == "PUNCT":
             continue
-        leaf = not (x.left or x.right)
+        leaf = not (x.left or x.right) or _bare_conjunct(words, x)
         if x.cls in ("POS", "CC") or ((x.cls in ("N", "NUM") or x.tag == "VBG") and leaf and \
                 not _detached(words, x)) or _complement_clause(words, x):
             if post is None:
@@ -150,6 +150,14 @@ def _noun(words: list[_Word], w: _Word, left: list[int] | None = None) -> _Plan:
     if p.labels[-1] != "PP" and _named(words, w):
         p.add("S")  # "was elected (S (NP a director))"
     return p
+
+
+def _bare_conjunct(words: list[_Word], x: _Word) -> bool:
+    """A one-word UD conjunct opened by the coordinator hung on it: it stays in its head's
+    phrase as a bare word does ("(NP museum (NP and gallery)) practice", not "(NP (NP
+    museum) (NP and gallery))"). After a comma it is in a list, which has phrases."""
+    return bool(x.left) and words[x.left[-1]].rel == "cc" and \
+        all(words[e].cls in ("CC", "PUNCT") for e in x.left + x.right)
 
 
 def _named(words: list[_Word], w: _Word) -> bool:

@@ -114,3 +114,15 @@ def test_a_bare_ud_conjunct_stays_in_its_heads_phrase():
         """)
     assert "(NP museum and gallery)" in phrases
     assert "(NP museum)" not in phrases
+
+
+def test_a_ud_relative_subject_stands_beside_its_clause():
+    phrases = _phrases("""
+        an DT 2 det
+        insight NN 0 root
+        that WDT 5 nsubj
+        does VBZ 5 aux
+        depend VB 2 acl:relcl
+        """)
+    assert "(S does depend)" in phrases
+    assert "(SBAR that does depend)" in phrases

@@ -126,3 +126,14 @@ def test_a_ud_relative_subject_stands_beside_its_clause():
         """)
     assert "(S does depend)" in phrases
     assert "(SBAR that does depend)" in phrases
+
+
+def test_a_ud_deictic_adverb_with_a_case_marker_is_a_pp_object():
+    phrases = _phrases("""
+        It PRP 2 nsubj
+        worked VBD 0 root
+        until IN 4 case
+        now RB 2 obl
+        """)
+    assert "(NP now)" in phrases
+    assert "(PP until now)" in phrases

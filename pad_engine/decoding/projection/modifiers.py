@@ -194,6 +194,13 @@ def _small_clause_subject(words: list[_Word], w: _Word) -> int | None:
     return None
 
 
+def _deictic_object(words: list[_Word], w: _Word) -> bool:
+    """A deictic adverb with a UD case marker: the noun phrase object of a PP, "(PP until
+    (NP now))", as under Collins heads (:data:`_DEICTIC`)."""
+    return w.cls == "ADV" and w.low in _DEICTIC and any(
+        words[d].rel == "case" and words[d].leafish for d in w.left)
+
+
 def _opens_apposition(words: list[_Word], w: _Word) -> bool:
     """An adverb of time after a comma that opens a noun phrase: PTB gives it an ADVP
     ("Terrence D. Daniels , (NP (ADVP formerly) a W.R. Grace vice chairman)"); focusing

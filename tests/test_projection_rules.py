@@ -137,3 +137,14 @@ def test_a_ud_deictic_adverb_with_a_case_marker_is_a_pp_object():
         """)
     assert "(NP now)" in phrases
     assert "(PP until now)" in phrases
+
+
+def test_a_determiner_with_an_adverb_before_a_noun_is_an_adjp():
+    phrases = _phrases("""
+        banned VBD 0
+        virtually RB 3
+        all DT 4
+        uses NNS 1
+        """)
+    assert "(ADJP virtually all)" in phrases
+    assert "(NP virtually all)" not in phrases

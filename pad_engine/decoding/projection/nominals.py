@@ -83,7 +83,10 @@ def _noun(words: list[_Word], w: _Word, left: list[int] | None = None) -> _Plan:
         elif any(words[d].cls == "CUR" for d in [w.index, *left, *w.right]):
             p.add("ADJP")  # "an estimated (ADJP (QP $ 2 million to $ 3 million)) net loss"
         return p
-    if qp:
+    if prenominal and w.cls == "DET" and left and all(
+            words[d].cls in ("ADV", "NEG") and words[d].leafish for d in left):
+        base = p.add("ADJP")  # "(NP (ADJP virtually all) uses)"
+    elif qp:
         base = p.add("QP")  # "$ 234.4 billion", "9.8 billion"
         if not prenominal:
             outer = p.add("NP")

@@ -19,8 +19,8 @@ from pad_engine.trees.projectivize import projectivize
 
 # sha256 of every tree (labels, head children, words) of the PTB sample's test split, from
 # Collins and content-head d-parses, and of EWT dev with UPOS, with and without relations
-PTB_TEST_DIGEST = "abd876525c86a98a58e00d3b2e6431477aa7a5703453f64acba5777cd27f8741"
-EWT_DEV_DIGEST = "a3bb126d9c73b8262b818a393380549f87b7714af7ee482348d71eae61aaed52"
+PTB_TEST_DIGEST = "58ca0e430bb5a668ea40c2c87efd5ea86434e121b1fe8716e780662211aad8a0"
+EWT_DEV_DIGEST = "a6a47e05bfe9170113c3af177c66380f892b56abbae4b3b022cd303e1b478d5b"
 
 
 def _shape(root: LexNode) -> str:

@@ -11,6 +11,7 @@ from pad_engine.decoding.projection.plan import _PHRASE, _Plan
 from pad_engine.decoding.projection.words import (
     _BE_HAVE_DO,
     _NOMINAL,
+    _SUBJECT_RELS,
     _is_marker,
     _is_subject,
     _parenthetical,
@@ -77,6 +78,9 @@ def _verb(words: list[_Word], w: _Word) -> _Plan:
                 p.add("S")  # "is to produce": (VP is (S (VP to produce)))
             p.fixed[d] = p.add("VP")
             to = to or words[d].cls == "TO"
+        elif subject is None and marker is None and _relative_subject(words, w, d):
+            marker = k  # UD "an insight (SBAR (WHNP that) (S (VP does not depend ...)))"
+            break
         elif subject is None and marker is None and _is_subject(words, d):
             subject = k
         elif _is_marker(words, d, ("P", "SC", "WH", "WADV")):
@@ -102,6 +106,14 @@ def _verb(words: list[_Word], w: _Word) -> _Plan:
         p.top = lvl
         for d in w.right[coord:]:
             p.fixed[d] = lvl
+        if subject is not None and (
+                any(words[d].cls == "CC" for d in w.right[coord:w.right.index(first)])
+                or any(words[d].rel == "cc" for d in words[first].left)):
+            # clauses joined by a coordinator (UD hangs it on the second): what comes before
+            # the first subject scopes over both, "(S When ... , (S A fell) and (S B rose))"
+            # (not after ";" or ":")
+            for d in w.left[subject + 1:marker]:
+                p.fixed[d] = lvl
     if marker is not None:
         if p.top is None:
             p.top = p.add("S")
@@ -115,6 +127,15 @@ def _verb(words: list[_Word], w: _Word) -> _Plan:
             (subject is None and _infinitival_relative(words, w)):
         p.add("SBAR")
     return p
+
+
+def _relative_subject(words: list[_Word], w: _Word, d: int) -> bool:
+    """A UD relative pronoun that is its clause's subject: PTB puts it beside the clause
+    (its trace is the subject), in SBAR, as any other relative pronoun. Only the first
+    word of the clause: "the man (SBAR whose (NP dog) ...)" is not one."""
+    x = words[d]
+    return x.cls == "WH" and x.leafish and x.rel in _SUBJECT_RELS and \
+        w.rel in ("acl", "advcl") and _unpunctuated(words, w.left)[-1:] == [d]
 
 
 def _inverted_question(words: list[_Word], w: _Word) -> bool:

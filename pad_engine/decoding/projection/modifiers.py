@@ -21,6 +21,11 @@ from pad_engine.decoding.projection.words import (
 
 _SUBORDINATORS = {"while", "although", "though", "if", "unless", "once", "whether", "when",
                   "whereas"}
+# adverbs of time and place that name a time or place (an NP as a preposition's object)
+_DEICTIC = {"now", "then", "here", "there", "once", "above", "below"}
+# adverbs of time that open an appositive noun phrase (:func:`_opens_apposition`)
+_THEN = {"formerly", "currently", "now", "previously", "once", "recently", "then", "later",
+         "earlier", "still"}
 _CONJUNCTIONS = {"as well as", "rather than", "not only", "but also", "along with"}
 
 # adverb + preposition pairs that PTB keeps flat in one PP or SBAR ("(PP rather than ...)",
@@ -67,12 +72,17 @@ def _other(words: list[_Word], w: _Word) -> _Plan:
                 not _adverbial(words, w):
             p.add("QP")  # "about 26,000"
             return p
-        if leaf and (cls == "NEG" or hc in ("ADJ", "ADV", "NUM", "CUR", "DET", "NEG")
-                     or (hc in _NOMINAL and w.index < w.head)
+        # "not" and "n't" stay bare, but PTB always gives "never" an ADVP
+        if leaf and ((cls == "NEG" and w.low != "never")
+                     or hc in ("ADJ", "ADV", "NUM", "CUR", "DET", "NEG")
+                     or (hc in _NOMINAL and w.index < w.head and not _opens_apposition(words, w))
                      or (hc == "P" and h is not None and (_is_qp(words, h) or _fused(w, h)))
                      or (hc == "V" and h is not None and _prenominal(words, h))):
             return p
-        p.add("ADVP")
+        # "by (NP then)", "until (NP now)", "from (NP above)": a deictic adverb as the
+        # object of a preposition is a noun phrase (but "by (ADVP far)", "for (ADJP sure)")
+        p.add("NP" if leaf and w.low in _DEICTIC and hc == "P" and _sole_object(words, w)
+              else "ADVP")
         _compared(words, w, w.left, p)
         first = next((d for d in w.right if words[d].cls != "PUNCT"), None)
         if first is not None and words[first].cls == "ADJ" and not words[first].right and \
@@ -182,6 +192,23 @@ def _small_clause_subject(words: list[_Word], w: _Word) -> int | None:
         elif x.cls == "N" and not any(words[e].cls in ("NUM", "CUR") for e in x.left):
             return k
     return None
+
+
+def _deictic_object(words: list[_Word], w: _Word) -> bool:
+    """A deictic adverb with a UD case marker: the noun phrase object of a PP, "(PP until
+    (NP now))", as under Collins heads (:data:`_DEICTIC`)."""
+    return w.cls == "ADV" and w.low in _DEICTIC and any(
+        words[d].rel == "case" and words[d].leafish for d in w.left)
+
+
+def _opens_apposition(words: list[_Word], w: _Word) -> bool:
+    """An adverb of time after a comma that opens a noun phrase: PTB gives it an ADVP
+    ("Terrence D. Daniels , (NP (ADVP formerly) a W.R. Grace vice chairman)"); focusing
+    adverbs stay bare ("Many investors , (NP mainly institutions)")."""
+    h = words[w.head]
+    return w.low in _THEN and w.index > 0 and words[w.index - 1].form == "," and \
+        h.cls == "N" and \
+        _unpunctuated(words, h.left)[-1:] == [w.index]
 
 
 def _fused(w: _Word, h: _Word) -> bool:

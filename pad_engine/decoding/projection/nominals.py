@@ -39,6 +39,8 @@ _TO_NOUNS = {
     "motion", "threat", "move", "license", "authorization", "consent", "pledge", "plea",
     "call", "demand",
 }
+# the first halves of paired coordinators, which PTB attaches beside the conjuncts
+_PRECONJ = {"both", "either", "neither"}
 _TIME_WORDS = {"today", "yesterday", "tomorrow", "monday", "tuesday", "wednesday", "thursday",
                "friday", "saturday", "sunday", "tonight"}
 
@@ -81,7 +83,10 @@ def _noun(words: list[_Word], w: _Word, left: list[int] | None = None) -> _Plan:
         elif any(words[d].cls == "CUR" for d in [w.index, *left, *w.right]):
             p.add("ADJP")  # "an estimated (ADJP (QP $ 2 million to $ 3 million)) net loss"
         return p
-    if qp:
+    if prenominal and w.cls == "DET" and left and all(
+            words[d].cls in ("ADV", "NEG") and words[d].leafish for d in left):
+        base = p.add("ADJP")  # "(NP (ADJP virtually all) uses)"
+    elif qp:
         base = p.add("QP")  # "$ 234.4 billion", "9.8 billion"
         if not prenominal:
             outer = p.add("NP")
@@ -113,7 +118,7 @@ def _noun(words: list[_Word], w: _Word, left: list[int] | None = None) -> _Plan:
         x = words[d]
         if x.cls == "PUNCT":
             continue
-        leaf = not (x.left or x.right)
+        leaf = not (x.left or x.right) or _bare_conjunct(words, x)
         if x.cls in ("POS", "CC") or ((x.cls in ("N", "NUM") or x.tag == "VBG") and leaf and \
                 not _detached(words, x)) or _complement_clause(words, x):
             if post is None:
@@ -131,6 +136,8 @@ def _noun(words: list[_Word], w: _Word, left: list[int] | None = None) -> _Plan:
         lvl = p.add("NP")
         for d in w.right[coord:after]:
             p.fixed[d] = lvl
+        if left and words[left[-1]].low in _PRECONJ and words[left[-1]].leafish:
+            p.fixed[left[-1]] = lvl  # "(NP neither (NP Lorillard) nor (NP the researchers))"
     if after < len(w.right):  # "(NP (NP the health and safety) (PP of our employees))"
         lvl = p.add("NP")
         for d in w.right[after:]:
@@ -146,6 +153,14 @@ def _noun(words: list[_Word], w: _Word, left: list[int] | None = None) -> _Plan:
     if p.labels[-1] != "PP" and _named(words, w):
         p.add("S")  # "was elected (S (NP a director))"
     return p
+
+
+def _bare_conjunct(words: list[_Word], x: _Word) -> bool:
+    """A one-word UD conjunct opened by the coordinator hung on it: it stays in its head's
+    phrase as a bare word does ("(NP museum (NP and gallery)) practice", not "(NP (NP
+    museum) (NP and gallery))"). After a comma it is in a list, which has phrases."""
+    return bool(x.left) and words[x.left[-1]].rel == "cc" and \
+        all(words[e].cls in ("CC", "PUNCT") for e in x.left + x.right)
 
 
 def _named(words: list[_Word], w: _Word) -> bool:

@@ -37,11 +37,15 @@ class _Plan:
             return self.labels, [_NOTHING] * len(self.labels)
         if not self.labels:
             self.labels.append(_PHRASE.get(w.cls, "X"))
+        marks: set[int] = set()  # the punctuation that sets the phrase off as a PRN
         if w.head >= 0 and _parenthetical(words, w):
             prn = self.add("PRN")  # ", for example ,", "( 1986 )": set off on both sides
-            self.fixed[w.left[-1]] = self.fixed[w.right[-1]] = prn
+            marks = {w.left[-1], w.right[-1]}
         elif 0 <= w.head < w.index and w.left and words[w.left[-1]].form == "--":
-            self.fixed[w.left[-1]] = self.add("PRN")  # "a high point -- (NP 33 days)"
+            prn = self.add("PRN")  # "a high point -- (NP 33 days)"
+            marks = {w.left[-1]}
+        for d in marks:
+            self.fixed[d] = prn
         top = self.top if self.top is not None else len(self.labels) - 1
         levels: list[_Level] = [([], []) for _ in self.labels]
         for k, side in enumerate((w.left, w.right)):
@@ -50,7 +54,9 @@ class _Plan:
             level: dict[int, int] = {}
             farther: int | None = None
             for d in reversed(side):
-                if d in self.fixed:
+                if d in marks:  # the rest floats as if they were not there: ", (PP for
+                    level[d] = self.fixed[d]  # example) ," rather than ", (PP for) example ,"
+                elif d in self.fixed:
                     farther = self.fixed[d]
                     level[d] = farther
                 elif farther is not None:

@@ -7,7 +7,7 @@ import functools
 
 from pad_engine.decoding.projection.clauses import _verb
 from pad_engine.decoding.projection.coordination import _bare, _listed
-from pad_engine.decoding.projection.modifiers import _other
+from pad_engine.decoding.projection.modifiers import _deictic_object, _other
 from pad_engine.decoding.projection.nominals import _noun
 from pad_engine.decoding.projection.plan import _Level, _Plan
 from pad_engine.decoding.projection.words import (
@@ -178,7 +178,8 @@ def _plan(words: list[_Word], w: _Word) -> tuple[list[str], list[_Level]]:
         plan = _verb(words, w)  # UD copula: "is big" is headed by "big"
     elif w.cls in _NOMINAL and w.last_aux >= 0:
         plan = _verb(words, w)  # "is a man"
-    elif (w.cls in _NOMINAL and w.cls != "WH") or (w.cls == "ADJ" and _nominal_adjective(words, w)):
+    elif (w.cls in _NOMINAL and w.cls != "WH") or _deictic_object(words, w) or \
+            (w.cls == "ADJ" and _nominal_adjective(words, w)):
         plan = _noun(words, w)
     else:
         plan = _other(words, w)

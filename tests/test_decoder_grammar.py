@@ -139,3 +139,22 @@ def test_a_back_off_model_prunes_with_the_tighter_beam(random_model, random_back
                         (phrase, parser.BEAM)):
         enc = encode(model, forms, tags, heads, rels)
         assert parser.chart_inputs(model, enc, decoder.PRUNED).beam == beam
+
+
+def test_a_projection_model_without_back_off_prunes_with_a_wider_beam_alone(random_model,
+                                                                           random_backoff_model):
+    """Reading the projection without the back-off grammar (Retrain's adapted PTB model): the
+    grammar without tables and PROJECTION_BEAM; with the back-off grammar, the tables and
+    BACKOFF_BEAM (the strong recipe's fitted rows)."""
+    plain = dataclasses.replace(random_model, dep_labels="projection", _packed=None,
+                                training={**random_model.training, "backoff": False})
+    strong = dataclasses.replace(random_backoff_model, dep_labels="projection", _packed=None,
+                                 training={**random_backoff_model.training, "backoff": True})
+    assert parser.PROJECTION_BEAM > parser.BEAM
+    free = decoder_grammar(plain)
+    assert free is not plain.packed()
+    assert free.side_keys.shape == (0,)
+    assert parser.search_beam(plain) == parser.PROJECTION_BEAM
+    assert decoder_grammar(strong) is strong.packed()
+    assert parser.search_beam(strong) == parser.BACKOFF_BEAM
+    assert decoder_grammar(random_model) is random_model.packed()

@@ -2,8 +2,8 @@
 models that read more than heads: a model reading the rule-based projection (``pad train
 --projection``, without and with the back-off grammar) and a model reading the d-parse
 labels of the original PAD's scripts, trained as ``pad bench --labels`` trains it (issue 37:
-within 0.05 F1 on the PTB sample test split; the labeled model decodes pruned with the beam
-alone, ``parser.reads_phrase_labels``)."""
+within 0.05 F1 on the PTB sample test split; the labeled model and the projection model
+without back-off decode pruned with the beam alone, ``parser.prunes_with_beam_alone``)."""
 
 from __future__ import annotations
 

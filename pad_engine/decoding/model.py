@@ -39,6 +39,7 @@ VERSION = 4
 FIRST_VERSION = 4  # the oldest version whose feature hashing this decoder shares
 DEFAULT_BITS = 21
 
+
 @dataclass
 class Model:
     """Everything the decoder needs, plus how the model was made."""

@@ -110,12 +110,11 @@ def encode(model: Model, forms: list[str], tags: list[str], heads: list[int],
     rows = g.tag_rows(tags)
     h = np.fromiter(heads, dtype=np.int64, count=n) - 1
     labels, spans = NO_LABELS, NO_SPANS
-    if model.dep_labels == "projection":
+    if model.reads_projection:  # its phrases per span; its labels per word, or DEPREL's
         words, spans = projection_features(forms, tags, heads, rels)
+    if model.dep_labels == "projection":
         labels = label_ids(words)
     elif model.dep_labels:
-        if model.reads_projection:  # DEPREL per word, the projection's phrases per span
-            spans = projection_features(forms, tags, heads, rels)[1]
         labels = label_ids(rels if rels and len(rels) == n else ["_"] * n)
     return Encoded(h, rows, word_ids(forms), tag_ids(tags), labels, spans)
 

@@ -189,14 +189,14 @@ def decoder_grammar(model: Model) -> GrammarArrays:
     packed grammar, here rather than by a flag in the kernels, which made the chart loop of
     every other model 8% slower (bundled PTB model, pruned)."""
     packed = model.packed()
-    alone = prunes_with_beam_alone(model)
-    if not alone and model.dep_labels in ("", "projection") and model.headrules != "content":
+    if model.dep_labels in ("", "projection") and model.headrules != "content" and \
+            not _projection_without_backoff(model):  # cheap: decided per sentence
         return packed
     hit = _DECODER_GRAMMARS.get(id(packed))
     if hit is None or hit[0] is not packed:
         if len(_DECODER_GRAMMARS) >= 8:  # models retrained in one process: keep a few
             _DECODER_GRAMMARS.clear()
-        if alone:
+        if prunes_with_beam_alone(model):
             made = without_tables(packed)
         elif model.headrules == "content":
             made = model.grammar.shared_rows(packed, SHARED_FAMILIES)

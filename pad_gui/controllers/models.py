@@ -92,7 +92,7 @@ class ModelVersions:
         model = self.current_model()
         if model is None or not model.dep_labels:
             return text
-        if not model.reads_deprel and model.reads_projection:
+        if model.dep_labels == "projection":
             return text + "; reads the rule-based projection of each d-parse"
         return text + "; reads dependency labels" + (
             " and the rule-based projection" if model.reads_projection else "")

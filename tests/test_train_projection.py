@@ -3,6 +3,7 @@ projection, the training d-parses' projections in its grammar, the warm-start pa
 
 from __future__ import annotations
 
+import pytest
 from toy import TREES, toy_examples
 
 from pad_engine.cli import main
@@ -27,12 +28,23 @@ def test_pad_train_projection_makes_a_model_reading_the_projection(ptb_dir, tmp_
     assert len(model.grammar.binary) > len(Model.load(plain).grammar.binary)
 
 
-def test_pad_train_projection_and_labels_on_penn_trees_exclude_each_other(ptb_dir, tmp_path,
-                                                                          capsys):
+def test_pad_train_projection_and_labels_on_penn_trees_reads_both(ptb_dir, tmp_path):
+    """The strongest labeled recipe (``pad bench --labels``): the trees' S+NP labels per word
+    and the projection's phrases over each span; ``pad bench --model`` labels the test
+    d-parses in that scheme for it, and refuses a model of labels the sample lacks."""
+    from pad_engine.errors import InputError
+    from pad_engine.learning.bench import _scheme
+
+    out = tmp_path / "both.padmodel"
     assert main(["train", str(ptb_dir / "wsj_0001.mrg"), "--projection", "--labels",
-                 "-o", str(tmp_path / "m.padmodel")]) == 1
-    assert "--projection and --labels on Penn trees exclude each other" in \
-        capsys.readouterr().err
+                 "--epochs", "1", "--bits", "16", "-o", str(out)]) == 0
+    model = Model.load(out)
+    assert model.dep_labels == DEPREL_AND_PROJECTION
+    assert "S+NP" in model.label_set
+    assert _scheme(model, out) == "phrase"
+    model.label_set = ["nsubj", "obj", "root"]  # a UD model reading the projection too
+    with pytest.raises(InputError, match="do not have"):
+        _scheme(model, out)
 
 
 RELS = {"DT": "det", "JJ": "amod", "PRP": "nsubj", "IN": "case", "RB": "advmod", ".": "punct"}

@@ -18,7 +18,11 @@ Nothing here is a copy of PAD's code; the build fixes it needs, if any, are the 
 :data:`PATCHES`, applied to a fresh copy of the source at build time. Usage::
 
     python tools/pad_cpp_side_by_side.py --pad-src PAD --ptb PTB_SAMPLE --work DIR \\
-        --python2 PYTHON2 [--epochs 5] [--our-epochs 10]
+        --python2 PYTHON2 [--epochs 5] [--our-epochs 10] [--projection]
+
+``--projection`` trains this repository's model with the strongest recipe instead of ``pad
+train``'s default: reading the rule-based projection (``pad train --projection``; labeled,
+``--labels --projection``: DEPREL per word and the projection's phrases over each span).
 
 The figures are printed as a table and written to ``DIR/figures.json``.
 """
@@ -129,6 +133,9 @@ def main() -> int:
     ap.add_argument("--our-epochs", type=int, default=10, help="pad train epochs (10)")
     ap.add_argument("--settings", nargs="+", default=["label-free", "labeled"],
                     choices=["label-free", "labeled"])
+    ap.add_argument("--projection", action="store_true",
+                    help="train ours reading the rule-based projection too (pad train "
+                         "--projection), the strongest recipe")
     args = ap.parse_args()
     work = args.work.resolve()
     work.mkdir(parents=True, exist_ok=True)
@@ -160,7 +167,8 @@ def main() -> int:
         ours = work / f"ours.{setting}.padmodel"
         row["ours_train"] = run_timed(
             ["pad", "train", str(train_trees), "--deps", str(train_conll), "-o", str(ours),
-             "--epochs", str(args.our_epochs), *(["--labels"] if setting == "labeled" else [])])
+             "--epochs", str(args.our_epochs), *(["--labels"] if setting == "labeled" else []),
+             *(["--projection"] if args.projection else [])])
         for mode, flags in (("exact", ["--no-prune"]), ("pruned", [])):
             out = work / f"ours.{setting}.{mode}.mrg"
             row[f"ours_{mode}"] = run_timed(["pad", "convert", str(test_conll), "--model",

@@ -17,8 +17,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--labels", action="store_true",
                         help="train a model that reads d-parse labels, labeling the d-parses as "
                              "the original PAD's scripts do (phrase+dependent phrase, e.g. S+NP; "
-                             "the setting of its published figures); a --model that reads them "
-                             "gets them without this flag")
+                             "the setting of its published figures), with the strongest labeled "
+                             "recipe: the labels, the rule-based projection's phrases over each "
+                             "span and the back-off grammar (pad train --labels --projection); "
+                             "a --model that reads them gets them without this flag")
     parser.add_argument("--rules-only", action="store_true",
                         help="only the rule-based fallback's F1 (no model, no training)")
     parser.add_argument("--text", action="store_true",

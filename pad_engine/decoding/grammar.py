@@ -218,7 +218,8 @@ class Grammar:
         return parents
 
     def _rule_index(self, binary: np.ndarray, unary: np.ndarray, nsym: int, nrows: int,
-                    shared: int = 0) -> tuple[np.ndarray, np.ndarray]:
+                    shared: int = 0, shared_unary: bool = True
+                    ) -> tuple[np.ndarray, np.ndarray]:
         """The CSR rule index (ptr, ids; unary ids offset by nb) by key (row*3 + dir)*nsym
         + the head-side symbol (the child of a unary rule, dir 2): per tag row the rules
         pruning 1 allows, then every rule in the ALL row; in a key, by modifier, then by rule
@@ -233,7 +234,8 @@ class Grammar:
         order = np.lexsort((modifier, local)).astype(np.int32)  # stable: then by rule id
         keys = local[order]
         allowed = self._pruning_rows(binary, unary)
-        common = self._shared_rules(nb, shared) if shared else np.zeros(nb + nu, np.bool_)
+        common = self._shared_rules(nb, shared, shared_unary) if shared else np.zeros(
+            nb + nu, np.bool_)
         ptr = np.zeros(nrows * width + 1, np.int64)
         parts = []
         for row in range(nrows):
@@ -290,7 +292,8 @@ class Grammar:
             phrases[row, rule_phrase] & unseen
             & ((head_family == row_family[row]) | (head_family == -2)))
 
-    def shared_rows(self, g: GrammarArrays, families: int) -> GrammarArrays:
+    def shared_rows(self, g: GrammarArrays, families: int, unary: bool = True
+                    ) -> GrammarArrays:
         """``g`` (this grammar packed) whose tag rows also allow every rule seen with at least
         ``families`` tag families (:meth:`_tag_groups`): with content heads (UD) a clause is
         headed by a verb, a noun, an adjective, a number..., so its rules are shared by many
@@ -298,12 +301,13 @@ class Grammar:
         RB's clause the exact search built). Bundled UD model, GUM's 952 held-out sentences:
         pruned 84.19 with its rows alone, 84.26 with 3 or 4 families, 84.24 with 5, 84.27
         with every rule (exact: 84.28); the pruned decoder at 0.95x, 0.99x, 0.99x and 0.84x
-        the speed of its rows alone."""
-        ptr, ids = self._rule_index(g.binary, g.unary, g.nsym, g.nrows, families)
+        the speed of its rows alone. Without ``unary``, the binary rules alone are shared."""
+        ptr, ids = self._rule_index(g.binary, g.unary, g.nsym, g.nrows, families, unary)
         return with_index(g, ptr, ids)
 
-    def _shared_rules(self, nb: int, families: int) -> np.ndarray:
-        """Per rule (unary ids offset by ``nb``): seen with at least ``families`` families."""
+    def _shared_rules(self, nb: int, families: int, unary: bool = True) -> np.ndarray:
+        """Per rule (unary ids offset by ``nb``): seen with at least ``families`` families
+        (without ``unary``, no unary rule)."""
         family = np.zeros(len(self.tags), np.int64)
         for k, group in enumerate(self._tag_groups()):
             family[group] = k
@@ -311,6 +315,8 @@ class Grammar:
         pairs |= {(nb + uid, family[row]) for row, uid in self.unary_tags}
         rules = np.array([rid for rid, _ in pairs], np.int64)
         counts = np.bincount(rules, minlength=nb + len(self.unary))
+        if not unary:
+            counts[nb:] = 0
         return counts >= families
 
     def _tag_groups(self) -> list[list[int]]:

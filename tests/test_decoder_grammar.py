@@ -2,7 +2,8 @@
 the original PAD's phrase labels (``parser.reads_phrase_labels``) decodes pruned with the beam
 alone, since the tag-keyed pruning tables (pruning 1 and 2) cut trees such a model follows its
 labels into; a model on content heads (UD) shares the rules of many tag families in every tag
-row (the figures: tests/test_pruning_loss.py, docs/EXPERIMENTS.md)."""
+row, and so does a model reading the projection with the back-off grammar, for the binary
+rules seen with any family (the figures: tests/test_pruning_loss.py, docs/EXPERIMENTS.md)."""
 
 from __future__ import annotations
 
@@ -145,7 +146,8 @@ def test_a_projection_model_without_back_off_prunes_with_a_wider_beam_alone(rand
                                                                            random_backoff_model):
     """Reading the projection without the back-off grammar (Retrain's adapted PTB model): the
     grammar without tables and PROJECTION_BEAM; with the back-off grammar, the tables and
-    BACKOFF_BEAM (the strong recipe's fitted rows)."""
+    BACKOFF_BEAM (the strong recipe), its rows sharing the binary rules seen with any tag
+    family."""
     plain = dataclasses.replace(random_model, dep_labels="projection", _packed=None,
                                 training={**random_model.training, "backoff": False})
     strong = dataclasses.replace(random_backoff_model, dep_labels="projection", _packed=None,
@@ -155,6 +157,16 @@ def test_a_projection_model_without_back_off_prunes_with_a_wider_beam_alone(rand
     assert free is not plain.packed()
     assert free.side_keys.shape == (0,)
     assert parser.search_beam(plain) == parser.PROJECTION_BEAM
-    assert decoder_grammar(strong) is strong.packed()
+    shared, g = decoder_grammar(strong), strong.packed()
+    assert decoder_grammar(strong) is shared  # made once per packed grammar
+    wider = strong.grammar.shared_rows(g, parser.BACKOFF_SHARED_FAMILIES, unary=False)
+    assert np.array_equal(shared.ids, wider.ids)
+    nb = g.binary.shape[0]
+    for row in range(g.nrows - 1):
+        added = _rows(shared, row) - _rows(g, row)
+        assert all(rid < nb for rid in added)  # binary rules only
+        assert _rows(g, row) <= _rows(shared, row)
+    assert any(_rows(shared, row) > _rows(g, row) for row in range(g.nrows - 1))
+    assert np.array_equal(shared.side_keys, g.side_keys)  # pruning 2 kept
     assert parser.search_beam(strong) == parser.BACKOFF_BEAM
     assert decoder_grammar(random_model) is random_model.packed()

@@ -9,8 +9,9 @@ saving before it writes (``Model.problem``), so every model PAD Studio makes loa
 The limits follow what the decoder allocates, not the size of any one model:
 
 - packing (``Grammar.pack``) keeps an int32 rule id per (tag row, rule) pair pruning 1
-  allows, every pair at worst (the tags and the ALL row), a pointer per (row, direction,
-  symbol), and a few arrays per rule: :func:`pack_bytes`, at most ``PACK_BUDGET``;
+  allows, every pair at worst (the tags and the ALL row), and its run of one modifier at
+  worst, two pointers per (row, direction, symbol), and a few arrays per rule:
+  :func:`pack_bytes`, at most ``PACK_BUDGET``;
 - a chart cell keeps an item per symbol and unary layer: symbols x (max_unary + 1) at most
   ``MAX_CHART_WIDTH``, and a sentence's chart a row of symbols per word; ``MAX_SYMBOLS``
   also keeps the ids of the glue rules the decoder makes up (2 x symbols**2 past the learned
@@ -21,9 +22,12 @@ The limits follow what the decoder allocates, not the size of any one model:
 from __future__ import annotations
 
 PACK_BUDGET = 1 << 30  # bytes; pack_bytes of FarPaHC's John: 60 MB (37 MB measured)
-PAIR_BYTES = 9  # per (tag row, rule): its int32 id, twice while the rows are joined; pruning
+# per (tag row, rule): its int32 id, twice while the rows are joined; pruning; its run
+# (``grammar.rule_runs``: an int32 modifier and first entry) where each is a run of its own
+PAIR_BYTES = 13
 RULE_BYTES = 192  # per rule: its parts, keys, sort orders and feature keys
-ROW_SYMBOL_BYTES = 25  # per (tag row, symbol): three int64 pointers; pruning's phrase table
+# per (tag row, symbol): three int64 pointers and three to runs; pruning's phrase table
+ROW_SYMBOL_BYTES = 49
 MAX_SYMBOLS = 4096
 MAX_TAGS = 1024
 MAX_UNARY = 16

@@ -201,6 +201,7 @@ def _chart(inp, K, budget, distinct):
     heads, rows, words, tags, labels = s.heads, s.rows, s.words, s.tags, s.rel_ids
     spans = s.spans
     binary, unary, ptr, ids, tag_sym = g.binary, g.unary, g.ptr, g.ids, g.tag_sym
+    run_ptr, run_sym, run_start = g.run_ptr, g.run_sym, g.run_start
     rule_key, unary_key, parent_key = g.rule_key, g.unary_key, g.parent_key
     sym_key, glue_parent, learned, top_over, real = (g.sym_key, g.glue_parent, g.learned,
                                                      g.top_over, g.real)
@@ -332,24 +333,26 @@ def _chart(inp, K, budget, distinct):
                                 for q in range(fin[src, 0], fin[src, 0] + fin[src, 1]):
                                     Y = finals[q, 0]
                                     key = (row * 3 + direction) * nsym + Y
-                                    for e in range(ptr[key], ptr[key + 1]):
-                                        r = ids[e]
-                                        mq = comp[m * nsym + binary[r, 2]]
+                                    for u in range(run_ptr[key], run_ptr[key + 1]):
+                                        mq = comp[m * nsym + run_sym[u]]
                                         if mq < 0:
                                             continue
-                                        A = binary[r, 0]
-                                        sc = binary_score(ctx, A, rule_key[r, 0], rule_key[r, 1],
-                                                          rule_key[r, 2], parent_key, weights,
-                                                          mask, cache, stamp, tid)
-                                        if use_cells:
-                                            sc += cell_cost[c, A]
-                                        elif loss_weight > 0:
-                                            sc += loss_weight * (-1.0 if r == gold else 1.0)
-                                        E[ne, E_SYM], E[ne, E_RULE] = A, r
-                                        E[ne, E_X], E[ne, E_NX] = finals[q, 1], finals[q, 2]
-                                        E[ne, E_Y], E[ne, E_NY] = finals[mq, 1], finals[mq, 2]
-                                        es[ne] = sc
-                                        ne += 1
+                                        for e in range(run_start[u], run_start[u + 1]):
+                                            r = ids[e]
+                                            A = binary[r, 0]
+                                            sc = binary_score(ctx, A, rule_key[r, 0],
+                                                              rule_key[r, 1], rule_key[r, 2],
+                                                              parent_key, weights, mask, cache,
+                                                              stamp, tid)
+                                            if use_cells:
+                                                sc += cell_cost[c, A]
+                                            elif loss_weight > 0:
+                                                sc += loss_weight * (-1.0 if r == gold else 1.0)
+                                            E[ne, E_SYM], E[ne, E_RULE] = A, r
+                                            E[ne, E_X], E[ne, E_NX] = finals[q, 1], finals[q, 2]
+                                            E[ne, E_Y], E[ne, E_NY] = finals[mq, 1], finals[mq, 2]
+                                            es[ne] = sc
+                                            ne += 1
                                     A = glue_parent[Y]
                                     if not glue or A < 0:
                                         continue

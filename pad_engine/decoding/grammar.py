@@ -3,7 +3,8 @@
 Rules are indexed for the decoder in CSR form by (row, direction, head-side symbol): row is
 the head word's tag (pruning 1: only rules whose head side was seen with the tag's family, see
 :meth:`Grammar._pruning_rows`) or the extra row ``ALL`` (exact decoding). Direction 0
-attaches a right dependent (head child on the left), 1 a left dependent, 2 is a unary rule.
+attaches a right dependent (head child on the left), 1 a left dependent, 2 is a unary rule;
+within a key, runs of rules of one modifier (:func:`rule_runs`).
 Pruning 2 is p(side | tag(h), tag(next left), tag(next right)).
 """
 
@@ -15,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 import numpy as np
+from numba import njit
 
 from pad_engine.decoding.features import rule_keys, symbol_keys
 from pad_engine.trees.binarize import (
@@ -165,6 +167,7 @@ class Grammar:
         binary = np.array(self.binary, dtype=np.int32).reshape(-1, 4)
         unary = np.array(self.unary, dtype=np.int32).reshape(-1, 2)
         ptr, ids = self._rule_index(binary, unary, nsym, nrows)
+        run_ptr, run_sym, run_start = rule_runs(ptr, ids, binary)
         tag_sym = np.array([self._sym[t] for t in self.tags] + [1], dtype=np.int32)
         side_keys = np.array(
             sorted((a * nrows + b) * nrows + c for (a, b, c), n in self.side_counts.items()
@@ -185,7 +188,8 @@ class Grammar:
         top_over[unary[unary[:, 0] == self.top, 1]] = True
         real = np.array([not is_intermediate(s) and s != TOP for s in self.symbols], np.bool_)
         return GrammarArrays(
-            nsym, nrows, binary, unary, ptr, ids, tag_sym, side_keys, side_p, side_n,
+            nsym, nrows, binary, unary, ptr, ids, run_ptr, run_sym, run_start, tag_sym,
+            side_keys, side_p, side_n,
             self.max_unary, rule_key, unary_key, parent_key, self.top, sym_key, glue_parent,
             learned, top_over, real,
         )
@@ -214,20 +218,24 @@ class Grammar:
         return parents
 
     def _rule_index(self, binary: np.ndarray, unary: np.ndarray, nsym: int, nrows: int,
-                    shared: int = 0) -> tuple[np.ndarray, np.ndarray]:
+                    shared: int = 0, shared_unary: bool = True
+                    ) -> tuple[np.ndarray, np.ndarray]:
         """The CSR rule index (ptr, ids; unary ids offset by nb) by key (row*3 + dir)*nsym
         + the head-side symbol (the child of a unary rule, dir 2): per tag row the rules
-        pruning 1 allows, then every rule in the ALL row; in a key, by rule id. Within a row
-        the rules keep one order, so each row is that order filtered by the row's rules, made
-        one row at a time: the index is all it keeps, an int32 per (row, rule) pair
-        (``capacity.pack_bytes``). ``shared``: see :meth:`shared_rows`."""
+        pruning 1 allows, then every rule in the ALL row; in a key, by modifier, then by rule
+        id (:func:`rule_runs`). Within a row the rules keep one order, so each row is that
+        order filtered by the row's rules, made one row at a time: the index is all it keeps,
+        an int32 per (row, rule) pair (``capacity.pack_bytes``). ``shared``: see
+        :meth:`shared_rows`."""
         nb, nu, width = binary.shape[0], unary.shape[0], 3 * nsym
         local = np.concatenate([binary[:, 3].astype(np.int64) * nsym + binary[:, 1],
                                 2 * nsym + unary[:, 1].astype(np.int64)])
-        order = np.argsort(local, kind="stable").astype(np.int32)
+        modifier = np.concatenate([binary[:, 2].astype(np.int64), np.zeros(nu, np.int64)])
+        order = np.lexsort((modifier, local)).astype(np.int32)  # stable: then by rule id
         keys = local[order]
         allowed = self._pruning_rows(binary, unary)
-        common = self._shared_rules(nb, shared) if shared else np.zeros(nb + nu, np.bool_)
+        common = self._shared_rules(nb, shared, shared_unary) if shared else np.zeros(
+            nb + nu, np.bool_)
         ptr = np.zeros(nrows * width + 1, np.int64)
         parts = []
         for row in range(nrows):
@@ -284,7 +292,8 @@ class Grammar:
             phrases[row, rule_phrase] & unseen
             & ((head_family == row_family[row]) | (head_family == -2)))
 
-    def shared_rows(self, g: GrammarArrays, families: int) -> GrammarArrays:
+    def shared_rows(self, g: GrammarArrays, families: int, unary: bool = True
+                    ) -> GrammarArrays:
         """``g`` (this grammar packed) whose tag rows also allow every rule seen with at least
         ``families`` tag families (:meth:`_tag_groups`): with content heads (UD) a clause is
         headed by a verb, a noun, an adjective, a number..., so its rules are shared by many
@@ -292,12 +301,13 @@ class Grammar:
         RB's clause the exact search built). Bundled UD model, GUM's 952 held-out sentences:
         pruned 84.19 with its rows alone, 84.26 with 3 or 4 families, 84.24 with 5, 84.27
         with every rule (exact: 84.28); the pruned decoder at 0.95x, 0.99x, 0.99x and 0.84x
-        the speed of its rows alone."""
-        ptr, ids = self._rule_index(g.binary, g.unary, g.nsym, g.nrows, families)
-        return g._replace(ptr=ptr, ids=ids)
+        the speed of its rows alone. Without ``unary``, the binary rules alone are shared."""
+        ptr, ids = self._rule_index(g.binary, g.unary, g.nsym, g.nrows, families, unary)
+        return with_index(g, ptr, ids)
 
-    def _shared_rules(self, nb: int, families: int) -> np.ndarray:
-        """Per rule (unary ids offset by ``nb``): seen with at least ``families`` families."""
+    def _shared_rules(self, nb: int, families: int, unary: bool = True) -> np.ndarray:
+        """Per rule (unary ids offset by ``nb``): seen with at least ``families`` families
+        (without ``unary``, no unary rule)."""
         family = np.zeros(len(self.tags), np.int64)
         for k, group in enumerate(self._tag_groups()):
             family[group] = k
@@ -305,6 +315,8 @@ class Grammar:
         pairs |= {(nb + uid, family[row]) for row, uid in self.unary_tags}
         rules = np.array([rid for rid, _ in pairs], np.int64)
         counts = np.bincount(rules, minlength=nb + len(self.unary))
+        if not unary:
+            counts[nb:] = 0
         return counts >= families
 
     def _tag_groups(self) -> list[list[int]]:
@@ -336,6 +348,9 @@ class GrammarArrays(NamedTuple):
     unary: np.ndarray  # (nu, 2) A, B
     ptr: np.ndarray  # CSR pointers by ((row*3)+dir)*nsym + head-side symbol
     ids: np.ndarray  # rule ids (unary offset by nb)
+    run_ptr: np.ndarray  # per key as ptr, its runs of one modifier (rule_runs)
+    run_sym: np.ndarray  # each run's modifier (-1: unary rules)
+    run_start: np.ndarray  # each run's first entry in ids, and a last: len(ids)
     tag_sym: np.ndarray  # tag row -> symbol (last entry: unknown tag)
     side_keys: np.ndarray  # sorted (th*nrows + tl)*nrows + tr
     side_p: np.ndarray  # p(left | key)
@@ -362,5 +377,46 @@ def without_tables(g: GrammarArrays) -> GrammarArrays:
     ptr = np.zeros(g.nrows * width + 1, np.int64)
     ptr[1:] = np.cumsum(np.tile(counts, g.nrows))
     ids = np.tile(g.ids[g.ptr[first]:], g.nrows)
-    return g._replace(ptr=ptr, ids=ids, side_keys=g.side_keys[:0], side_p=g.side_p[:0],
-                      side_n=g.side_n[:0])
+    return with_index(g, ptr, ids)._replace(
+        side_keys=g.side_keys[:0], side_p=g.side_p[:0], side_n=g.side_n[:0])
+
+
+def with_index(g: GrammarArrays, ptr: np.ndarray, ids: np.ndarray) -> GrammarArrays:
+    """``g`` with another rule index (and its runs)."""
+    run_ptr, run_sym, run_start = rule_runs(ptr, ids, g.binary)
+    return g._replace(ptr=ptr, ids=ids, run_ptr=run_ptr, run_sym=run_sym, run_start=run_start)
+
+
+def rule_runs(ptr: np.ndarray, ids: np.ndarray, binary: np.ndarray
+              ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The runs of the rule index: in a key, the binary rules of one modifier M, which the
+    decoder skips whole when the dependent has no complete M (it scanned every rule, about
+    nine in ten of them for nothing with a back-off grammar, 130 rules a key). Per key the
+    range of its runs (as ``ptr``), each run's M (-1 for unary rules, one run a key) and
+    first entry, and a last start, ``len(ids)``."""
+    run_ptr = np.zeros(ptr.shape[0], np.int64)
+    count = _runs(ptr, ids, binary, run_ptr, np.zeros(0, np.int32), np.zeros(0, np.int32))
+    run_sym, run_start = np.empty(count, np.int32), np.empty(count + 1, np.int32)
+    _runs(ptr, ids, binary, run_ptr, run_sym, run_start)
+    run_start[count] = ids.shape[0]
+    return run_ptr, run_sym, run_start
+
+
+@njit(cache=True)
+def _runs(ptr, ids, binary, run_ptr, run_sym, run_start):
+    """Count the runs (and fill the arrays, when they have room): no temporary per entry,
+    so packing's peak stays that of the index (``capacity.pack_bytes``)."""
+    nb = binary.shape[0]
+    fill = run_sym.shape[0] > 0
+    u = 0
+    for key in range(ptr.shape[0] - 1):
+        last = -2
+        for e in range(ptr[key], ptr[key + 1]):
+            mod = binary[ids[e], 2] if ids[e] < nb else -1
+            if mod != last:
+                if fill:
+                    run_sym[u], run_start[u] = mod, e
+                u += 1
+                last = mod
+        run_ptr[key + 1] = u
+    return u

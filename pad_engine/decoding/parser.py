@@ -150,6 +150,10 @@ def _projection_without_backoff(model: Model) -> bool:
     return model.dep_labels == "projection" and not model.training.get("backoff")
 
 
+def _projection_with_backoff(model: Model) -> bool:
+    return model.dep_labels == "projection" and bool(model.training.get("backoff"))
+
+
 def prunes_with_beam_alone(model: Model) -> bool:
     """Whether the model's pruned search drops pruning 1 and 2 (``grammar.without_tables``):
     a model that :func:`reads_phrase_labels`, or reads the projection without the back-off
@@ -161,6 +165,18 @@ def prunes_with_beam_alone(model: Model) -> bool:
 # allow every rule seen with this many tag families (``Grammar.shared_rows``: the bundled UD
 # model, GUM held-out, 84.26 pruned instead of 84.19, exact 84.28; its pruned decoder 0.99x).
 SHARED_FAMILIES = 4
+# A model reading the projection and trained with the back-off grammar (``pad train
+# --projection``, the strong recipe) prunes with tag rows that also allow every binary rule
+# seen with any tag family (``Grammar.shared_rows`` with 1, without unary rules): the
+# projection leads it, as phrase labels do, into constructions its head's family never
+# showed in training (a WRB heading an NP, an IN an ADJP, a VB a PRN), which its rows alone
+# cut. PTB sample test split, the model trained on the train split (exact 98.263), beam 6:
+# rows alone 98.206; binary rules shared by 1 family 98.252 (beam 4 / 5: 98.200 / 98.226),
+# by 2 families 98.201; unary rules shared too 98.247 (beam 5 / 7: 98.226 / 98.221), at
+# 0.8x the speed of binary rules alone; the beam alone 98.284 at a fifth of the speed.
+# Binary rules shared cost 0.75-1.0x the pruned decoder's speed with the rows alone (one
+# process, alternated; a noisy machine).
+BACKOFF_SHARED_FAMILIES = 1
 # A model reading the original PAD's phrase labels decodes pruned with the beam alone,
 # without pruning 1 and 2 (grammar.py): those tables are keyed by tags, while the labels name
 # the phrases a word heads and attaches in, which such a model follows into constructions its
@@ -185,12 +201,13 @@ def decoder_grammar(model: Model) -> GrammarArrays:
     """The model's grammar as the kernels read it: :meth:`Model.packed`; for a model that
     :func:`prunes_with_beam_alone` its copy without pruning 1 and 2 (``grammar.without_tables``);
     for one trained on content heads (UD), its copy whose tag rows share the rules of
-    :data:`SHARED_FAMILIES` families (``Grammar.shared_rows``). Decided and made once per
-    packed grammar, here rather than by a flag in the kernels, which made the chart loop of
-    every other model 8% slower (bundled PTB model, pruned)."""
+    :data:`SHARED_FAMILIES` families (``Grammar.shared_rows``); for one reading the projection
+    with the back-off grammar, its copy whose tag rows share the binary rules of
+    :data:`BACKOFF_SHARED_FAMILIES`. Decided and made once per packed grammar, here rather
+    than by a flag in the kernels, which made the chart loop of every other model 8% slower
+    (bundled PTB model, pruned)."""
     packed = model.packed()
-    if model.dep_labels in ("", "projection") and model.headrules != "content" and \
-            not _projection_without_backoff(model):  # cheap: decided per sentence
+    if not model.dep_labels and model.headrules != "content":  # cheap: decided per sentence
         return packed
     hit = _DECODER_GRAMMARS.get(id(packed))
     if hit is None or hit[0] is not packed:
@@ -198,6 +215,8 @@ def decoder_grammar(model: Model) -> GrammarArrays:
             _DECODER_GRAMMARS.clear()
         if prunes_with_beam_alone(model):
             made = without_tables(packed)
+        elif _projection_with_backoff(model):
+            made = model.grammar.shared_rows(packed, BACKOFF_SHARED_FAMILIES, unary=False)
         elif model.headrules == "content":
             made = model.grammar.shared_rows(packed, SHARED_FAMILIES)
         else:

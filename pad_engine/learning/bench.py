@@ -61,6 +61,15 @@ def load_split(treebank: Path, numbers: range, headrules: str, labels: str = ""
     return examples_from_penn(trees, headrules, labels)
 
 
+def bench_model(examples: list[Example], epochs: int = 10, headrules: str = "collins",
+                labels: str = "") -> Model:
+    """The model ``pad bench`` trains on the train split: the bundled PTB model's recipe, or
+    with ``labels`` (a scheme of :data:`SCHEMES`) the strongest labeled one."""
+    recipe = (dict(backoff=LABELED_BACKOFF, **projection_recipe(examples, deprel=True))
+              if labels else dict(backoff=BACKOFF, labels=labels))
+    return train(examples, epochs=epochs, headrules=headrules, bits=BITS, **recipe)
+
+
 def _scheme(model: Model, path: Path) -> str:
     """The scheme (:data:`SCHEMES`) to label the test d-parses in for a given model: none for
     one that reads no labels or only the projection's; ``phrase`` for one trained on Penn
@@ -474,9 +483,7 @@ def run_bench(treebank: Path, model_path: Path | None = None, epochs: int = 10,
     if model_path is None:
         train_ex = load_split(treebank, TRAIN_FILES, headrules, labels)
         start = time.perf_counter()
-        recipe = (dict(backoff=LABELED_BACKOFF, **projection_recipe(train_ex, deprel=True))
-                  if labels else dict(backoff=BACKOFF, labels=labels))
-        model = train(train_ex, epochs=epochs, headrules=headrules, bits=BITS, **recipe)
+        model = bench_model(train_ex, epochs, headrules, labels)
         figures["training_seconds"] = time.perf_counter() - start
         figures["training_sentences"] = len(train_ex)
     else:

@@ -23,13 +23,13 @@ from pad_engine.decoding.decoder import EXACT, PRUNED
 from pad_engine.decoding.engine import Engine
 from pad_engine.decoding.model import Model
 from pad_engine.decoding.model_check import DEPREL_AND_PROJECTION
-from pad_engine.decoding.parser import Parser, encode, run_decoder
+from pad_engine.decoding.parser import Parser, encode, reads_phrase_labels, run_decoder
 from pad_engine.errors import InputError
 from pad_engine.io.conll import format_conllx
 from pad_engine.io.gate import read_bytes, write_text
 from pad_engine.learning.evalb import bracket_f1, closest, score
 from pad_engine.learning.train import Example, examples_from_penn, projection_recipe, train
-from pad_engine.trees.deplabels import ROOT, SCHEMES
+from pad_engine.trees.deplabels import SCHEMES
 from pad_engine.trees.deptree import DepSentence
 from pad_engine.trees.lextree import to_line
 
@@ -71,16 +71,14 @@ def bench_model(examples: list[Example], epochs: int = 10, headrules: str = "col
 
 
 def _scheme(model: Model, path: Path) -> str:
-    """The scheme (:data:`SCHEMES`) to label the test d-parses in for a given model: none for
-    one that reads no labels or only the projection's; ``phrase`` for one trained on Penn
-    trees' labels, or on DEPREL (with the projection too) whose labels are all of that
-    scheme (``S+NP``, ``ROOT``: ``pad deps --labels phrase``)."""
+    """The scheme to label the test d-parses in for a given model: none for one that reads
+    no labels or only the projection's; ``phrase`` (the sample's one, :data:`SCHEMES`) for
+    one that reads phrase labels, off Penn trees or from DEPREL, with or without the
+    projection (``parser.reads_phrase_labels``)."""
     if model.dep_labels in ("", "projection"):
         return ""
-    if model.dep_labels in SCHEMES:
-        return model.dep_labels
-    if model.label_set and all(r == ROOT or "+" in r for r in model.label_set):
-        return "phrase"
+    if reads_phrase_labels(model):
+        return SCHEMES[0]
     raise InputError(f"the model reads {model.dep_labels!r} labels ("
                      f"{', '.join(model.label_set[:4])}...), which the Penn Treebank sample's "
                      "d-parses do not have", str(path))
@@ -176,7 +174,6 @@ def peak_kb():
 # chart per word) after a warm-up, and prints its peak.
 _FLAT = _PEAK + """
 from pad_engine.decoding.model import Model
-from pad_engine.decoding.model_check import DEPREL_AND_PROJECTION
 from pad_engine.decoding.parser import Parser
 parser, n, k = Parser(Model.load(sys.argv[1])), int(sys.argv[2]), int(sys.argv[3])
 tags = ["NN"] * n

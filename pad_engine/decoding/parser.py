@@ -150,10 +150,6 @@ def _projection_without_backoff(model: Model) -> bool:
     return model.dep_labels == "projection" and not model.training.get("backoff")
 
 
-def _projection_with_backoff(model: Model) -> bool:
-    return model.dep_labels == "projection" and bool(model.training.get("backoff"))
-
-
 def prunes_with_beam_alone(model: Model) -> bool:
     """Whether the model's pruned search drops pruning 1 and 2 (``grammar.without_tables``):
     a model that :func:`reads_phrase_labels`, or reads the projection without the back-off
@@ -215,7 +211,7 @@ def decoder_grammar(model: Model) -> GrammarArrays:
             _DECODER_GRAMMARS.clear()
         if prunes_with_beam_alone(model):
             made = without_tables(packed)
-        elif _projection_with_backoff(model):
+        elif model.dep_labels == "projection":  # with back-off (without: the beam alone)
             made = model.grammar.shared_rows(packed, BACKOFF_SHARED_FAMILIES, unary=False)
         elif model.headrules == "content":
             made = model.grammar.shared_rows(packed, SHARED_FAMILIES)

@@ -66,7 +66,7 @@ def bench_model(examples: list[Example], epochs: int = 10, headrules: str = "col
     """The model ``pad bench`` trains on the train split: the bundled PTB model's recipe, or
     with ``labels`` (a scheme of :data:`SCHEMES`) the strongest labeled one."""
     recipe = (dict(backoff=LABELED_BACKOFF, **projection_recipe(examples, deprel=True))
-              if labels else dict(backoff=BACKOFF, labels=labels))
+              if labels else dict(backoff=BACKOFF))
     return train(examples, epochs=epochs, headrules=headrules, bits=BITS, **recipe)
 
 

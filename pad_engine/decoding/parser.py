@@ -59,10 +59,11 @@ BEAM = 7.0
 # FarPaHC's John as `pad bench --farpahc` trains it, held-out 75.93 / 75.91 (exact 75.90),
 # 0.64 / 0.52 ms a sentence. Not the others' beam: 6 cost a model reading the projection
 # without back-off 0.04 (97.85 / 97.81, exact 97.89), a phrase-labeled one 0.03 (98.56 /
-# 98.53, exact 98.56); the bundled models, trained without back-off, keep 7.
+# 98.53, exact 98.56); models trained without back-off (the UD model, the PTB model's fast
+# twin) keep 7.
 BACKOFF_BEAM = 6.0
 # A model reading the rule-based projection, without the back-off grammar (``pad train
-# --projection --no-backoff``; the bundled PTB model adapted by Retrain), prunes as a
+# --projection --no-backoff``; the PTB model's fast twin adapted by Retrain), prunes as a
 # phrase-labeled one does, with the beam alone (:func:`prunes_with_beam_alone`), and a wider
 # one: the projection's labels lead it, as phrase labels do, into constructions the tag-keyed
 # tables never saw with the tag. PTB sample test split, exact 97.93: tables and beam 7 97.79

@@ -400,9 +400,11 @@ def train(
 def projection_recipe(examples: list[Example], deprel: bool = False) -> dict:
     """``pad train --projection`` (``train``'s keyword arguments beside the examples and
     ``backoff``): reading the rule-based projection of each d-parse, the projections of the
-    training d-parses in the grammar, and one pass over 1,000 of them first. Not the bundled
-    models' recipe: on other genres it scores below them, and the projection halves the
-    speed (docs/EXPERIMENTS.md, "The projection recipe"). With ``deprel`` (``--deps --labels
+    training d-parses in the grammar, and one pass over 1,000 of them first. With the
+    back-off grammar, the bundled PTB model's recipe: above the recipe without either on
+    newswire and on other genres, at about a third of its speed (docs/EXPERIMENTS.md, "The
+    bundled models"; without back-off it scored below it on other genres, "The projection
+    recipe"). With ``deprel`` (``--deps --labels
     --projection``) the model reads DEPREL per word and the projection's phrases over each
     span, without the warm pass (GUM held-out: 84.68 against 84.26 for the bundled model's
     recipe, at half its speed; docs/EXPERIMENTS.md, "DEPREL and the projection")."""

@@ -31,6 +31,12 @@ def base() -> Model:
     return Model.load(resource_path("models", "english-ptb-collins.padmodel"))
 
 
+@pytest.fixture(scope="module")
+def label_free_base() -> Model:
+    """The PTB model's fast twin: it reads neither labels nor the projection."""
+    return Model.load(resource_path("models", "english-ptb-collins-fast.padmodel"))
+
+
 def _verb_pp(i: int, nested: bool) -> str:
     """``the N1 V a N2 P the PLACE .``: the PP attached to the verb, inside the VP (PTB) or
     adjoined to it (the new convention); both induce the same Collins d-parse."""
@@ -135,7 +141,9 @@ def test_the_guard_lets_a_pattern_taught_through(base):
     assert _decoded(model, unseen) == _gold(unseen)
 
 
-def test_a_label_free_base_adapted_reads_the_projection_and_its_file_saved(base):
+def test_a_label_free_base_adapted_reads_the_projection_and_its_file_saved(label_free_base):
+    base = label_free_base
+    assert base.dep_labels == ""
     taught = _examples([_verb_pp(i, nested=True) for i in range(6)])
     model = adapt(taught, base, pool=_pool(taught))
     loaded = Model.from_bytes(model.to_bytes())

@@ -200,6 +200,10 @@ def test_read_trees_across_lines(tmp_path):
         ("(S (NN a))\n(S (NN b)\n(S (NN c))\n", 2, "never closed"),
         ("(S (NN a))\n(S (NN b)))\n", 2, "closes nothing"),
         ("(S (NN a))\n(S (NN b) c)\n", 2, "word 'c'"),
+        # two files concatenated, the first without a final newline: two trees on a line
+        ("(S (NN a))\n(S (NN b))(S (NN c))\n(S (NN d))\n", 2, "a second tree starts at "
+         "character 11"),
+        ("(S (NN a)\n)\n( (S (NN b)) ) (S (NN c)\n)\n", 3, "a second tree starts"),
     ],
 )
 def test_read_trees_names_file_and_line(tmp_path, text, line, problem):

@@ -28,6 +28,14 @@ def test_collins_dparses_get_the_ptb_model(ptb_dir):
     choice = choose(sents)
     assert choice.name == "english-ptb-collins"
     assert "Collins-style" in choice.reason
+    # the default reads the rule-based projection and has the back-off grammar (the strongest
+    # recipe); its fast twin has neither
+    assert choice.engine.model.reads_projection
+    assert choice.engine.model.training["backoff"]
+    fast = choose(sents, fast=True)
+    assert fast.name == "english-ptb-collins-fast"
+    assert not fast.engine.model.reads_projection
+    assert not fast.engine.model.training["backoff"]
 
 
 def test_ud_dparses_get_the_ud_model_with_or_without_relation_names(ewt_dir):
@@ -41,6 +49,7 @@ def test_ud_dparses_get_the_ud_model_with_or_without_relation_names(ewt_dir):
     choice = choose(sents)
     assert choice.name == "english-gum-ud"
     assert "UD-style" in choice.reason
+    assert choose(sents, fast=True).name == "english-gum-ud"  # no twin: fast already
     # the UD model's trees are consistent with the (lifted) UD d-parses
     for sent in sents[:100]:
         cand = choice.engine.best(sent)
@@ -81,6 +90,10 @@ def test_convert_rules_and_model_options(ptb_dir, tmp_path, capsys):
     assert "english" not in capsys.readouterr().err
     assert main(["convert", str(src), "--rules", "--model", "x.padmodel"]) == 1
     assert "exclude each other" in capsys.readouterr().err
+    assert main(["convert", str(src), "--fast", "-o", str(tmp_path / "c.mrg")]) == 0
+    assert "english-ptb-collins-fast: Collins-style" in capsys.readouterr().err
+    assert main(["convert", str(src), "--fast", "--model", "x.padmodel"]) == 1
+    assert "--model and --fast exclude each other" in capsys.readouterr().err
 
 
 @pytest.mark.slow

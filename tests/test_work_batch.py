@@ -68,3 +68,15 @@ def test_pad_convert_dir_chooses_per_file(folder, tmp_path, capsys):
     err = capsys.readouterr().err
     for name, model in EXPECTED.items():
         assert any(name in line and f"with {model}" in line for line in err.splitlines()), err
+
+
+def test_pad_convert_dir_fast_takes_the_fast_twin_where_there_is_one(folder, tmp_path, capsys):
+    assert main(["convert-dir", str(folder), str(tmp_path / "fast"), "--jobs", "1",
+                 "--fast"]) == 0
+    err = capsys.readouterr().err
+    fast = {**EXPECTED, "collins.conllu": "english-ptb-collins-fast"}
+    for name, model in fast.items():
+        assert any(name in line and f"with {model} (" in line for line in err.splitlines()), err
+    # a model file and the fast bundled models exclude each other
+    with pytest.raises(Exception, match="exclude each other"):
+        convert_folder(folder, tmp_path / "both", "some.padmodel", jobs=1, fast=True)

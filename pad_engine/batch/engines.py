@@ -8,7 +8,7 @@ import threading
 from pathlib import Path
 
 from pad_engine.batch.tasks import Task
-from pad_engine.decoding.choice import COLLINS_MODEL, UD_MODEL, choose
+from pad_engine.decoding.choice import COLLINS_MODEL, FAST_TWIN, UD_MODEL, choose
 from pad_engine.decoding.engine import Converter, Engine
 from pad_engine.decoding.model import Model
 from pad_engine.errors import PadError
@@ -16,6 +16,8 @@ from pad_engine.io.gate import open_read
 from pad_engine.resources import resource_path
 
 PER_FILE = "per file"  # the model of a run that chooses, for each file, the model fitting it
+PER_FILE_FAST = "per file, fast"  # the same, the fitting model's fast twin where it has one
+PER_FILE_RUNS = (PER_FILE, PER_FILE_FAST)
 _ENGINES: dict[tuple[str, str], Engine] = {}
 _ENGINES_LOCK = threading.Lock()
 
@@ -24,8 +26,8 @@ def engine_for(task: Task, sentences: list) -> tuple[Converter, str]:
     """The task's model, loaded once per worker process (and kept for the next files), and
     its name; per file, the one that fits the file's sentences."""
     with _ENGINES_LOCK:
-        if task.model == PER_FILE:
-            choice = choose(sentences, load=_bundled_engine)
+        if task.model in PER_FILE_RUNS:
+            choice = choose(sentences, load=_bundled_engine, fast=task.model == PER_FILE_FAST)
             return choice.engine, f"{choice.name} ({choice.reason})"
         key = (task.model, task.sha256)
         if key not in _ENGINES:
@@ -54,7 +56,7 @@ def bundled_sha256() -> str:
     """One digest of the bundled models: a run choosing per file is up to date only with
     the models it chose from."""
     digest = hashlib.sha256()
-    for name in (COLLINS_MODEL, UD_MODEL):
+    for name in (COLLINS_MODEL, UD_MODEL, *FAST_TWIN.values()):
         digest.update(sha256(resource_path("models", name)).encode())
     return digest.hexdigest()
 

@@ -27,7 +27,13 @@ from collections.abc import Callable
 from pathlib import Path
 
 from pad_engine.batch.dask_runner import load_distributed, run_dask
-from pad_engine.batch.engines import PER_FILE, bundled_sha256, keep_engine, sha256
+from pad_engine.batch.engines import (
+    PER_FILE,
+    PER_FILE_FAST,
+    bundled_sha256,
+    keep_engine,
+    sha256,
+)
 from pad_engine.batch.inputs import inodes, input_at, output_names, scan_inputs
 from pad_engine.batch.lock import output_lock
 from pad_engine.batch.pool import default_jobs, run_here, run_pool
@@ -65,10 +71,12 @@ def convert_folder(
     progress: Callable[[BatchProgress], None] | None = None,
     cancel: Callable[[], bool] | None = None,
     encoding: str | None = None,
+    fast: bool = False,
 ) -> BatchReport:
     """Convert every CoNLL file under ``in_dir`` into Penn trees under ``out_dir``.
 
-    ``model_path`` None means the bundled model. ``jobs`` worker processes (default: every
+    ``model_path`` None means the bundled model that fits each file (with ``fast``, its fast
+    twin where it has one: ``choice.FAST_TWIN``). ``jobs`` worker processes (default: every
     core; 1 converts in this process); ``scheduler`` the address of a Dask scheduler to run
     the files on instead. ``progress`` is called from this thread with :class:`BatchProgress`
     events; ``cancel`` is polled and, once it returns True, the run stops without leaving any
@@ -86,8 +94,10 @@ def convert_folder(
     check_output_folder(out_dir, [in_dir])
     if scheduler:
         load_distributed()  # an optional extra: say which before any work
+    if model_path is not None and fast:
+        raise InputError("a model file and the fast bundled models exclude each other")
     if model_path is None:
-        model_file, digest = PER_FILE, bundled_sha256()
+        model_file, digest = PER_FILE_FAST if fast else PER_FILE, bundled_sha256()
     else:
         model_file = Path(model_path).resolve()
         digest = sha256(model_file)

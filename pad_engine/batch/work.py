@@ -8,7 +8,7 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 
-from pad_engine.batch.engines import PER_FILE, engine_for
+from pad_engine.batch.engines import PER_FILE_RUNS, engine_for
 from pad_engine.batch.files import ConvertReport, convert_items, first_sentences
 from pad_engine.batch.report import CONVERTED, FAILED, FileResult, Skipped
 from pad_engine.batch.state import stamp
@@ -55,7 +55,7 @@ def convert_range(task: Task, part: int, parts: int, out, stopped: Callable[[], 
     report = ConvertReport()
     with open_read(task.src) as f:  # streamed (memory stays flat), still bounded
         stream = ConllStream(f, task.src, task.pos, task.encoding)
-        sample, items = first_sentences(stream, SAMPLE) if task.model == PER_FILE \
+        sample, items = first_sentences(stream, SAMPLE) if task.model in PER_FILE_RUNS \
             else ([], iter(stream))
         engine, model_name = engine_for(task, sample)
         size = max(1, before.st_size)

@@ -14,6 +14,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("-o", "--output", help="Penn output file (standard output when absent)")
     parser.add_argument("--model", help="model file (default: the bundled model that fits the "
                                         "input, UD or Collins-style; it says which)")
+    parser.add_argument("--fast", action="store_true",
+                        help="for Collins-style input, the bundled PTB model's fast twin: "
+                             "about 3x the sentences a second, about 1 F1 less on newswire "
+                             "and 2 on other genres (UD input: the UD model either way)")
     parser.add_argument("--rules", action="store_true",
                         help="no model: the rule-based projection (any language, any tags)")
     parser.add_argument("--label-set", metavar="NAME|FILE",
@@ -58,6 +62,7 @@ def run(args: argparse.Namespace) -> int:
     if args.kbest < 0 or args.kbest > 1000:
         raise InputError(f"--kbest must be between 1 and 1000, not {args.kbest}")
     chosen = [o for o, v in (("--rules", args.rules), ("--model", args.model),
+                              ("--fast", args.fast),
                               ("--label-set", args.label_set), ("--corrected", args.corrected))
               if v]
     if len(chosen) > 1 and chosen != ["--rules", "--label-set"]:
@@ -92,7 +97,7 @@ def run(args: argparse.Namespace) -> int:
             engine = Engine.load(args.model)
         else:
             sample, items = first_sentences(items, SAMPLE)
-            choice = choose(sample)
+            choice = choose(sample, fast=args.fast)
             engine = choice.engine
             print(f"pad convert: {choice.name}: {choice.reason}", file=sys.stderr)
         report = ConvertReport()

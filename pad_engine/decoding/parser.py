@@ -46,7 +46,7 @@ MAX_CHART = 600_000
 # held-out documents (F1; GUM with its earlier 2^21-weight model), EWT dev (speed against no
 # beam): 5: 97.44 / 84.06, 1.9x; 4: 97.39 / 84.04, 2.3x, but three times the heads that need
 # exact decoding or glue; 3: 97.13 / 83.76 (measured when a failing head redid its subtree).
-# A model reading the projection (the bundled PTB model since issue 37) lost 0.06 to exact
+# A model reading the projection without back-off (``--projection --no-backoff``) lost 0.06 to exact
 # (97.89) with 5, 0.03 with 7 (0.12 and 0.10 with 5 and 7 before pruning 2 asked for five
 # observations), at 0.92x the decoder's speed: 7.
 BEAM = 7.0
@@ -59,10 +59,11 @@ BEAM = 7.0
 # FarPaHC's John as `pad bench --farpahc` trains it, held-out 75.93 / 75.91 (exact 75.90),
 # 0.64 / 0.52 ms a sentence. Not the others' beam: 6 cost a model reading the projection
 # without back-off 0.04 (97.85 / 97.81, exact 97.89), a phrase-labeled one 0.03 (98.56 /
-# 98.53, exact 98.56); the bundled models, trained without back-off, keep 7.
+# 98.53, exact 98.56); models trained without back-off (the UD model, the PTB model's fast
+# twin) keep 7.
 BACKOFF_BEAM = 6.0
 # A model reading the rule-based projection, without the back-off grammar (``pad train
-# --projection --no-backoff``; the bundled PTB model adapted by Retrain), prunes as a
+# --projection --no-backoff``; the PTB model's fast twin adapted by Retrain), prunes as a
 # phrase-labeled one does, with the beam alone (:func:`prunes_with_beam_alone`), and a wider
 # one: the projection's labels lead it, as phrase labels do, into constructions the tag-keyed
 # tables never saw with the tag. PTB sample test split, exact 97.93: tables and beam 7 97.79
@@ -201,7 +202,7 @@ def decoder_grammar(model: Model) -> GrammarArrays:
     with the back-off grammar, its copy whose tag rows share the binary rules of
     :data:`BACKOFF_SHARED_FAMILIES`. Decided and made once per packed grammar, here rather
     than by a flag in the kernels, which made the chart loop of every other model 8% slower
-    (bundled PTB model, pruned)."""
+    (the PTB model's fast twin, pruned)."""
     packed = model.packed()
     if not model.dep_labels and model.headrules != "content":  # cheap: decided per sentence
         return packed

@@ -34,15 +34,13 @@ from pad_engine.trees.deptree import DepSentence
 from pad_engine.trees.lextree import to_line
 
 TRAIN_FILES = range(1, 160)
-# trained as the bundled PTB model is: no back-off, 2^20 weights (its command in
-# docs/EXPERIMENTS.md, "The bundled models")
-BACKOFF, BITS = False, 20
-# A model reading the d-parses' labels (``--labels``) is trained with the strongest labeled
-# recipe: the labels per word, the rule-based projection's phrases over each span, the
-# back-off grammar (99.33 pruned, 98.56 without the projection and back-off;
-# docs/EXPERIMENTS.md, "The projection for labeled models"). No bundled model reads these
-# labels, so none has to decode at the bundled models' speed.
-LABELED_BACKOFF = True
+# trained as the bundled PTB model is (its command in docs/EXPERIMENTS.md, "The bundled
+# models"): reading the rule-based projection, the back-off grammar, 2^20 weights. With the
+# d-parses' labels (``--labels``), the strongest labeled recipe: the labels per word and the
+# projection's phrases over each span, with the back-off grammar (99.33 pruned, 98.56
+# without the projection and back-off; docs/EXPERIMENTS.md, "The projection for labeled
+# models"). No bundled model reads these labels.
+BACKOFF, BITS = True, 20
 TEST_FILES = range(160, 200)
 
 
@@ -65,9 +63,8 @@ def bench_model(examples: list[Example], epochs: int = 10, headrules: str = "col
                 labels: str = "") -> Model:
     """The model ``pad bench`` trains on the train split: the bundled PTB model's recipe, or
     with ``labels`` (a scheme of :data:`SCHEMES`) the strongest labeled one."""
-    recipe = (dict(backoff=LABELED_BACKOFF, **projection_recipe(examples, deprel=True))
-              if labels else dict(backoff=BACKOFF))
-    return train(examples, epochs=epochs, headrules=headrules, bits=BITS, **recipe)
+    return train(examples, epochs=epochs, headrules=headrules, bits=BITS, backoff=BACKOFF,
+                 **projection_recipe(examples, deprel=bool(labels)))
 
 
 def _scheme(model: Model, path: Path) -> str:

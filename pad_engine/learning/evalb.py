@@ -82,8 +82,12 @@ def _parse(tree: str, deleted: frozenset[str] = DELETE_LABELS,
     length = 0
     stack: list[tuple[str, int]] = []
     brackets: Counter = Counter()
+    closed = False  # the first tree has ended: anything after it is a second tree
     for m in _TOKEN.finditer(tree):
         kind = m.lastindex
+        if closed and kind != 4:  # read as one, two trees would shift every later sentence
+            raise ValueError(f"a second tree starts at character {m.start() + 1}: one tree "
+                             "per line (a file that does not end in a newline, concatenated?)")
         if kind == 2:  # (TAG word)
             tag = m.group(1)
             if tag not in DELETE_LABELS_FOR_LENGTH:
@@ -103,6 +107,7 @@ def _parse(tree: str, deleted: frozenset[str] = DELETE_LABELS,
                     f"unbalanced brackets: ')' at character {m.start() + 1} closes nothing"
                 )
             label, start = stack.pop()
+            closed = not stack
             label = _LABEL_TAIL.sub("", label)
             label = _EQ_LABELS.get(label, label)
             if start < len(words) and label not in deleted:

@@ -19,7 +19,7 @@ import numpy as np
 from numba import njit
 
 from pad_engine.decoding.capacity import grammar_problem
-from pad_engine.decoding.decoder import EXACT, decode, derivation_features
+from pad_engine.decoding.decoder import EXACT, PRUNED, decode, derivation_features
 from pad_engine.decoding.features import MAX_CONTEXT
 from pad_engine.decoding.grammar import LEFT_ATTACH, RIGHT_ATTACH, UNKNOWN_TAG, Grammar
 from pad_engine.decoding.model import DEFAULT_BITS, Model
@@ -374,9 +374,10 @@ def train(
     _refuse_unloadable(model, backoff)
     anchor = model.weights.copy() if anchored and init is not None else \
         np.zeros(model.weights.shape[0], np.float32)
+    search = PRUNED if init is not None and init.training.get("backoff") else EXACT
     model.weights = _fit(model, warm, examples, epochs, seed=seed, eta=eta, l1=l1,
                          margin=margin, progress=progress, cancel=cancel, start=start,
-                         anchor=anchor, epoch_end=epoch_end)
+                         anchor=anchor, epoch_end=epoch_end, search=search)
     model.training = {
         **(init.training if init is not None else {}),
         "sentences": len(examples),
@@ -400,9 +401,11 @@ def train(
 def projection_recipe(examples: list[Example], deprel: bool = False) -> dict:
     """``pad train --projection`` (``train``'s keyword arguments beside the examples and
     ``backoff``): reading the rule-based projection of each d-parse, the projections of the
-    training d-parses in the grammar, and one pass over 1,000 of them first. Not the bundled
-    models' recipe: on other genres it scores below them, and the projection halves the
-    speed (docs/EXPERIMENTS.md, "The projection recipe"). With ``deprel`` (``--deps --labels
+    training d-parses in the grammar, and one pass over 1,000 of them first. With the
+    back-off grammar, the bundled PTB model's recipe: above the recipe without either on
+    newswire and on other genres, at about a third of its speed (docs/EXPERIMENTS.md, "The
+    bundled models"; without back-off it scored below it on other genres, "The projection
+    recipe"). With ``deprel`` (``--deps --labels
     --projection``) the model reads DEPREL per word and the projection's phrases over each
     span, without the warm pass (GUM held-out: 84.68 against 84.26 for the bundled model's
     recipe, at half its speed; docs/EXPERIMENTS.md, "DEPREL and the projection")."""
@@ -431,11 +434,19 @@ def _fit(model: Model, warm: list[Example], examples: list[Example], epochs: int
          seed: int, eta: float, l1: float, margin: float,
          progress: Callable[[Progress], None] | None, cancel: Callable[[], bool] | None,
          start: float, anchor: np.ndarray,
-         epoch_end: Callable[[Model, int, np.ndarray], None] | None = None) -> np.ndarray:
+         epoch_end: Callable[[Model, int, np.ndarray], None] | None = None,
+         search: int = EXACT) -> np.ndarray:
     """One pass over ``warm`` (epoch 0), then ``epochs`` over ``examples``, from the model's
     weights, as one run: AdaGrad's sums and the average go on from the warm-start pass into
     the trees' epochs (on the last 500 sentences of the PTB sample's train split, 200 trees:
-    F1 97.44, against 97.28 starting both afresh after the warm-start pass)."""
+    F1 97.44, against 97.28 starting both afresh after the warm-start pass).
+
+    Each tree is decoded (loss-augmented) in the ``search`` mode: exact, or for a model
+    continued from one with the back-off grammar (the bundled PTB model: 35,000 rules,
+    exact decoding at a tenth of the pruned speed), pruned, each head escalating as in
+    conversion. GUM whow, conversation and academic with Collins d-parses, Retrain from the
+    bundled PTB model on 50 / 200 corrected sentences of each: exact 93.03 / 94.07 F1 in
+    9.8 / 24.0 s, pruned 92.94 / 93.97 in 4.1 / 5.5 s (docs/ADAPTATION.md, seventh round)."""
     rng = np.random.default_rng(seed)
 
     def encoded(exs: list[Example]) -> list[tuple[Encoded, tuple]]:
@@ -460,8 +471,8 @@ def _fit(model: Model, warm: list[Example], examples: list[Example], epochs: int
             if cancel is not None and cancel():
                 raise Cancelled()
             enc, (gk, gs, gr, gc, gold_bin, gold_un) = items[idx]
-            inp = chart_inputs(model, enc, EXACT, gold_bin=gold_bin, gold_un=gold_un,
-                               loss_weight=margin, weights=weights)
+            inp = chart_inputs(model, enc, search, escalate=search != EXACT, gold_bin=gold_bin,
+                               gold_un=gold_un, loss_weight=margin, weights=weights)
             best = decode(inp)
             pk, ps, pr, pc = best.kinds, best.syms, best.rules, best.cells
             if not (pk.shape == gk.shape and (pk == gk).all() and (ps == gs).all()

@@ -170,3 +170,21 @@ def test_a_projection_model_without_back_off_prunes_with_a_wider_beam_alone(rand
     assert np.array_equal(shared.side_keys, g.side_keys)  # pruning 2 kept
     assert parser.search_beam(strong) == parser.BACKOFF_BEAM
     assert decoder_grammar(random_model) is random_model.packed()
+
+
+def test_the_grammar_follows_the_training_notes_written_after_it_was_packed(
+        random_backoff_model):
+    """``train`` writes a model's notes (back-off or not) once its decodes have packed the
+    grammar: a model reading the projection, fresh from training with back-off, must decode
+    with the back-off rows, not with the grammar its notes-less decodes got (without tables,
+    as a projection model without back-off: a fifth of the speed, ``pad bench``'s model)."""
+    model = dataclasses.replace(random_backoff_model, dep_labels="projection", training={},
+                                _packed=None)
+    g = model.packed()
+    assert decoder_grammar(model).side_keys.shape == (0,)  # no back-off noted: the beam alone
+    model.training["backoff"] = True
+    rows = decoder_grammar(model)
+    assert model.packed() is g
+    assert np.array_equal(rows.side_keys, g.side_keys)
+    assert np.array_equal(
+        rows.ids, model.grammar.shared_rows(g, parser.BACKOFF_SHARED_FAMILIES, unary=False).ids)

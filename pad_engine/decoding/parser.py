@@ -200,29 +200,38 @@ def decoder_grammar(model: Model) -> GrammarArrays:
     for one trained on content heads (UD), its copy whose tag rows share the rules of
     :data:`SHARED_FAMILIES` families (``Grammar.shared_rows``); for one reading the projection
     with the back-off grammar, its copy whose tag rows share the binary rules of
-    :data:`BACKOFF_SHARED_FAMILIES`. Decided and made once per packed grammar, here rather
+    :data:`BACKOFF_SHARED_FAMILIES`. Made once per packed grammar and kind, here rather
     than by a flag in the kernels, which made the chart loop of every other model 8% slower
-    (the PTB model's fast twin, pruned)."""
+    (the PTB model's fast twin, pruned). The kind is decided at every call, not remembered
+    with the grammar: it reads the model's training notes, which training writes only once
+    its decodes have packed the grammar (a model fresh from ``train``, reading the
+    projection with back-off, would otherwise keep the kind of a model without back-off)."""
     packed = model.packed()
     if not model.dep_labels and model.headrules != "content":  # cheap: decided per sentence
         return packed
-    hit = _DECODER_GRAMMARS.get(id(packed))
+    if prunes_with_beam_alone(model):
+        kind = "without tables"
+    elif model.dep_labels == "projection":  # with back-off (without: the beam alone)
+        kind = "back-off rows"
+    elif model.headrules == "content":
+        kind = "content rows"
+    else:
+        return packed
+    hit = _DECODER_GRAMMARS.get((id(packed), kind))
     if hit is None or hit[0] is not packed:
         if len(_DECODER_GRAMMARS) >= 8:  # models retrained in one process: keep a few
             _DECODER_GRAMMARS.clear()
-        if prunes_with_beam_alone(model):
+        if kind == "without tables":
             made = without_tables(packed)
-        elif model.dep_labels == "projection":  # with back-off (without: the beam alone)
+        elif kind == "back-off rows":
             made = model.grammar.shared_rows(packed, BACKOFF_SHARED_FAMILIES, unary=False)
-        elif model.headrules == "content":
-            made = model.grammar.shared_rows(packed, SHARED_FAMILIES)
         else:
-            made = packed
-        hit = _DECODER_GRAMMARS[id(packed)] = (packed, made)
+            made = model.grammar.shared_rows(packed, SHARED_FAMILIES)
+        hit = _DECODER_GRAMMARS[(id(packed), kind)] = (packed, made)
     return hit[1]
 
 
-_DECODER_GRAMMARS: dict[int, tuple[GrammarArrays, GrammarArrays]] = {}
+_DECODER_GRAMMARS: dict[tuple[int, str], tuple[GrammarArrays, GrammarArrays]] = {}
 
 
 def run_decoder(model: Model, enc: Encoded, mode: int, **options) -> Derivation:

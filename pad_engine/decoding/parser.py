@@ -46,9 +46,9 @@ MAX_CHART = 600_000
 # held-out documents (F1; GUM with its earlier 2^21-weight model), EWT dev (speed against no
 # beam): 5: 97.44 / 84.06, 1.9x; 4: 97.39 / 84.04, 2.3x, but three times the heads that need
 # exact decoding or glue; 3: 97.13 / 83.76 (measured when a failing head redid its subtree).
-# A model reading the projection without back-off (``--projection --no-backoff``) lost 0.06 to exact
-# (97.89) with 5, 0.03 with 7 (0.12 and 0.10 with 5 and 7 before pruning 2 asked for five
-# observations), at 0.92x the decoder's speed: 7.
+# A model reading the projection without back-off (``--projection --no-backoff``) lost 0.06
+# to exact (97.89) with 5, 0.03 with 7 (0.12 and 0.10 with 5 and 7 before pruning 2 asked for
+# five observations), at 0.92x the decoder's speed: 7.
 BEAM = 7.0
 # A model trained with the back-off grammar (pad train's default, Retrain's) prunes with a
 # tighter beam: every modifier of a phrase attaches to every chain of its head children, so a

@@ -124,7 +124,8 @@ def adapt(examples: list[Example], base: Model, method: Method = DEFAULT, *,
     model = train(trees, init=base, epochs=epochs, eta=method.eta,
                   l1=method.l1, margin=method.margin, backoff=backoff, seed=seed,
                   progress=final, cancel=cancel, headrules=base.headrules,
-                  anchored=method.anchored, pool=pool if _widened(method) else ())
+                  anchored=method.anchored, pool=pool if _widened(method) else (),
+                  pruned=backoff)
     model.training["adaptation"] = method.name
     if method.validated:
         model.training["validated_epochs"] = epochs
@@ -187,7 +188,7 @@ def _validated_epochs(examples: list[Example], extra: list[Example], base: Model
 
     train([*fit, *extra], init=base, epochs=epochs, eta=method.eta, l1=method.l1,
           margin=method.margin, backoff=backoff, seed=seed, progress=progress, cancel=cancel,
-          headrules=base.headrules, anchored=method.anchored, epoch_end=judge)
+          headrules=base.headrules, anchored=method.anchored, epoch_end=judge, pruned=backoff)
     return max(range(len(scores)), key=lambda e: (scores[e], -e))
 
 

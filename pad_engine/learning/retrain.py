@@ -99,7 +99,7 @@ def retrain(examples: list[Example], base: Model | None = None, *,
     model = train(examples, epochs=s.epochs, eta=s.eta, l1=s.l1, margin=s.margin,
                   backoff=s.backoff, seed=seed, progress=progress, cancel=cancel,
                   labels=labels, pool=pool,
-                  warm_start=s.warm_start if labels == "projection" else 0)
+                  warm_start=s.warm_start if labels == "projection" else 0, pruned=s.backoff)
     model.training["from"] = "scratch"
     model.training["heads"] = "carried by the training trees"
     return model

@@ -334,6 +334,7 @@ def train(
     warm_start: int = 0,
     anchored: bool = False,
     epoch_end: Callable[[Model, int, np.ndarray], None] | None = None,
+    pruned: bool = False,
 ) -> Model:
     """Train a model (deterministic given ``seed``); ``init`` continues from a model (and
     reads labels if it does). ``backoff`` widens the grammar read off the trees with
@@ -350,7 +351,8 @@ def train(
     (``learning/adaptation.py`` measures why). ``epoch_end`` hears the model being trained
     (its grammar final), the epoch and the averaged weights so far, before the first epoch
     (0: the starting weights) and after each: a caller may score them on trees it held
-    out. A model whose file could not be loaded (a
+    out. ``pruned``: each tree is decoded pruned while training, not exactly (Retrain's
+    search, see :func:`_fit`). A model whose file could not be loaded (a
     grammar larger than the decoder holds) raises ModelError before any training."""
     start = time.perf_counter()
     model = Model(headrules=headrules, dep_labels=labels) if init is None else _copy_model(init)
@@ -374,7 +376,7 @@ def train(
     _refuse_unloadable(model, backoff)
     anchor = model.weights.copy() if anchored and init is not None else \
         np.zeros(model.weights.shape[0], np.float32)
-    search = PRUNED if init is not None and init.training.get("backoff") else EXACT
+    search = PRUNED if pruned else EXACT
     model.weights = _fit(model, warm, examples, epochs, seed=seed, eta=eta, l1=l1,
                          margin=margin, progress=progress, cancel=cancel, start=start,
                          anchor=anchor, epoch_end=epoch_end, search=search)
@@ -441,12 +443,14 @@ def _fit(model: Model, warm: list[Example], examples: list[Example], epochs: int
     the trees' epochs (on the last 500 sentences of the PTB sample's train split, 200 trees:
     F1 97.44, against 97.28 starting both afresh after the warm-start pass).
 
-    Each tree is decoded (loss-augmented) in the ``search`` mode: exact, or for a model
-    continued from one with the back-off grammar (the bundled PTB model: 35,000 rules,
-    exact decoding at a tenth of the pruned speed), pruned, each head escalating as in
-    conversion. GUM whow, conversation and academic with Collins d-parses, Retrain from the
-    bundled PTB model on 50 / 200 corrected sentences of each: exact 93.03 / 94.07 F1 in
-    9.8 / 24.0 s, pruned 92.94 / 93.97 in 4.1 / 5.5 s (docs/ADAPTATION.md, seventh round)."""
+    Each tree is decoded (loss-augmented) in the ``search`` mode: exact (``pad train``), or
+    pruned, each head escalating as in conversion (Retrain, whose back-off grammar decodes
+    exactly at a tenth of the pruned speed: the bundled PTB model's 35,000 rules, or a
+    grammar from scratch widened by the file's projections). GUM whow, conversation and
+    academic with Collins d-parses, Retrain from the bundled PTB model on 50 / 200 corrected
+    sentences of each: exact 93.03 / 94.07 F1 in 9.8 / 24.0 s, pruned 92.94 / 93.97 in 4.1 /
+    5.5 s (docs/ADAPTATION.md, seventh round); from scratch on the first 50 / 200 PTB sample
+    train trees: exact 97.12 / 97.14, 11.0 s to retrain on 200; pruned 97.14 / 97.16, 5.9 s."""
     rng = np.random.default_rng(seed)
 
     def encoded(exs: list[Example]) -> list[tuple[Encoded, tuple]]:

@@ -207,8 +207,6 @@ def decoder_grammar(model: Model) -> GrammarArrays:
     its decodes have packed the grammar (a model fresh from ``train``, reading the
     projection with back-off, would otherwise keep the kind of a model without back-off)."""
     packed = model.packed()
-    if not model.dep_labels and model.headrules != "content":  # cheap: decided per sentence
-        return packed
     if prunes_with_beam_alone(model):
         kind = "without tables"
     elif model.dep_labels == "projection":  # with back-off (without: the beam alone)

@@ -376,10 +376,9 @@ def train(
     _refuse_unloadable(model, backoff)
     anchor = model.weights.copy() if anchored and init is not None else \
         np.zeros(model.weights.shape[0], np.float32)
-    search = PRUNED if pruned else EXACT
     model.weights = _fit(model, warm, examples, epochs, seed=seed, eta=eta, l1=l1,
                          margin=margin, progress=progress, cancel=cancel, start=start,
-                         anchor=anchor, epoch_end=epoch_end, search=search)
+                         anchor=anchor, epoch_end=epoch_end, pruned=pruned)
     model.training = {
         **(init.training if init is not None else {}),
         "sentences": len(examples),
@@ -437,14 +436,14 @@ def _fit(model: Model, warm: list[Example], examples: list[Example], epochs: int
          progress: Callable[[Progress], None] | None, cancel: Callable[[], bool] | None,
          start: float, anchor: np.ndarray,
          epoch_end: Callable[[Model, int, np.ndarray], None] | None = None,
-         search: int = EXACT) -> np.ndarray:
+         pruned: bool = False) -> np.ndarray:
     """One pass over ``warm`` (epoch 0), then ``epochs`` over ``examples``, from the model's
     weights, as one run: AdaGrad's sums and the average go on from the warm-start pass into
     the trees' epochs (on the last 500 sentences of the PTB sample's train split, 200 trees:
     F1 97.44, against 97.28 starting both afresh after the warm-start pass).
 
-    Each tree is decoded (loss-augmented) in the ``search`` mode: exact (``pad train``), or
-    pruned, each head escalating as in conversion (Retrain, whose back-off grammar decodes
+    Each tree is decoded (loss-augmented) exactly (``pad train``) or, ``pruned``, pruned,
+    each head escalating as in conversion (Retrain, whose back-off grammar decodes
     exactly at a tenth of the pruned speed: the bundled PTB model's 35,000 rules, or a
     grammar from scratch widened by the file's projections). GUM whow, conversation and
     academic with Collins d-parses, Retrain from the bundled PTB model on 50 / 200 corrected
@@ -475,8 +474,9 @@ def _fit(model: Model, warm: list[Example], examples: list[Example], epochs: int
             if cancel is not None and cancel():
                 raise Cancelled()
             enc, (gk, gs, gr, gc, gold_bin, gold_un) = items[idx]
-            inp = chart_inputs(model, enc, search, escalate=search != EXACT, gold_bin=gold_bin,
-                               gold_un=gold_un, loss_weight=margin, weights=weights)
+            inp = chart_inputs(model, enc, PRUNED if pruned else EXACT, escalate=pruned,
+                               gold_bin=gold_bin, gold_un=gold_un, loss_weight=margin,
+                               weights=weights)
             best = decode(inp)
             pk, ps, pr, pc = best.kinds, best.syms, best.rules, best.cells
             if not (pk.shape == gk.shape and (pk == gk).all() and (ps == gs).all()

@@ -6,7 +6,6 @@ reads off the projection (``projection_features``). The rules themselves are in
 
 from __future__ import annotations
 
-import functools
 from collections import Counter, defaultdict
 from collections.abc import Iterable
 
@@ -16,6 +15,7 @@ from pad_engine.decoding.candidate import Candidate, How
 from pad_engine.decoding.features import span_keys, stable_key
 from pad_engine.decoding.labelsets import ANY, DROP, LabelSet, load_label_set, relation_key
 from pad_engine.decoding.projection import LABELS, Projection, project, projection, word_class
+from pad_engine.decoding.reuse_cache import remembered_on_reuse
 from pad_engine.trees.deplabels import ROOT
 from pad_engine.trees.deptree import DepSentence
 from pad_engine.trees.edits import phrases
@@ -23,7 +23,7 @@ from pad_engine.trees.lextree import LexNode
 from pad_engine.trees.projectivize import Lift, projectivize
 from pad_engine.trees.structure import is_projective_tree
 
-REMEMBERED = 16_384  # sentences whose projection_features are kept (a few kB each)
+REMEMBERED = 16_384  # sentences whose projection_features are kept (about 4 kB each)
 # sentences whose projections are kept (EWT dev: about 3 kB each, 8 kB once the tree is made)
 TREES_REMEMBERED = 4_096
 
@@ -36,13 +36,15 @@ def phrase_labels(tree: LexNode) -> set[str]:
 def projected_tree(forms: list[str], tags: list[str], heads: list[int],
                    rels: list[str] | None = None) -> LexNode:
     """:func:`~pad_engine.decoding.projection.project` of a projective d-parse, remembered
-    for the last :data:`TREES_REMEMBERED` sentences: a file's d-parses are projected for
-    every retraining, each fold of its cross-validation, and the features of its warm start
-    (the tree is shared: the caller must not change it)."""
+    for the last :data:`TREES_REMEMBERED` sentences asked for more than once
+    (:mod:`~pad_engine.decoding.reuse_cache`): a file's d-parses are projected for every
+    retraining, each fold of its cross-validation, and the features of its warm start, while
+    a conversion asks for each sentence once (the tree is shared: the caller must not change
+    it)."""
     return _projected(tuple(forms), tuple(tags), tuple(heads), tuple(rels) if rels else ()).tree
 
 
-@functools.lru_cache(maxsize=TREES_REMEMBERED)
+@remembered_on_reuse(TREES_REMEMBERED)
 def _projected(forms: tuple[str, ...], tags: tuple[str, ...], heads: tuple[int, ...],
                rels: tuple[str, ...]) -> Projection:
     return projection(list(forms), list(tags), list(heads), list(rels) or None)
@@ -54,13 +56,14 @@ def projection_features(forms: list[str], tags: list[str], heads: list[int],
     it, in deplabels' phrase scheme (``S+NP``), and a hash of the labels of its phrases over
     each span they cover (:func:`~pad_engine.decoding.features.span_keys`). "_" and no
     spans where the heads are not a projective tree. Remembered for the last
-    :data:`REMEMBERED` sentences: retraining, cross-validation and simulated annotation
-    decode the same sentences again and again (the caller must not change the result)."""
+    :data:`REMEMBERED` sentences asked for more than once: retraining, cross-validation and
+    simulated annotation decode the same sentences again and again (the caller must not
+    change the result)."""
     return _projection_features(tuple(forms), tuple(tags), tuple(heads),
                                 tuple(rels) if rels else ())
 
 
-@functools.lru_cache(maxsize=REMEMBERED)
+@remembered_on_reuse(REMEMBERED)
 def _projection_features(forms: tuple[str, ...], tags: tuple[str, ...], heads: tuple[int, ...],
                          rels: tuple[str, ...]) -> tuple[list[str], np.ndarray]:
     n = len(forms)

@@ -32,7 +32,6 @@ Hamming cost of each production against the gold derivation) and the oracle (``c
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from pad_engine.decoding.escalation import exact_builds, pruned_below
 from pad_engine.decoding.features import (
@@ -80,6 +79,7 @@ from pad_engine.decoding.tables import (
     grow_rows,
     keep_within,
 )
+from pad_engine.jit import njit
 from pad_engine.trees.binarize import HEAD_LEFT, HEAD_RIGHT, LEAF, UNARY
 from pad_engine.trees.structure import cell_span, sentence_structure
 

@@ -5,9 +5,9 @@ decoded part of it and exact rules could build the head's item at all."""
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from pad_engine.decoding.records import PRUNED
+from pad_engine.jit import njit
 
 
 @njit(cache=True)

@@ -19,7 +19,8 @@ import functools
 import zlib
 
 import numpy as np
-from numba import njit
+
+from pad_engine.jit import njit
 
 # Binary templates [0, RULE_END) are conjoined with the rule, [RULE_END, PARENT_END) with the
 # parent symbol, [PARENT_END, HEAD_END) with parent+head child, the rest with parent+modifier.

@@ -16,9 +16,9 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
 
 from pad_engine.decoding.features import rule_keys, symbol_keys
+from pad_engine.jit import njit
 from pad_engine.trees.binarize import (
     HEAD_LEFT,
     LEAF,

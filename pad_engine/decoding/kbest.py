@@ -26,9 +26,9 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
 
 from pad_engine.decoding.tables import best_score
+from pad_engine.jit import njit
 
 # edge buffer columns (shared with the decoder); E_SAME: a unary edge whose symbol is its
 # child's (distinct k-best: the child's key passes unchanged)

@@ -9,7 +9,8 @@ doubling, so memory follows what a sentence builds.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from pad_engine.jit import njit
 
 
 @njit(cache=True)

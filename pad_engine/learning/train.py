@@ -16,7 +16,6 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 import numpy as np
-from numba import njit
 
 from pad_engine.decoding.capacity import grammar_problem
 from pad_engine.decoding.decoder import EXACT, PRUNED, decode, derivation_features
@@ -28,6 +27,7 @@ from pad_engine.decoding.parser import Encoded, chart_inputs, encode
 from pad_engine.decoding.projection import LABELS
 from pad_engine.decoding.rulebased import phrase_labels, projected_tree
 from pad_engine.errors import Cancelled, ModelError
+from pad_engine.jit import njit
 from pad_engine.trees.binarize import (
     HEAD_LEFT,
     LEAF,

@@ -24,8 +24,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
-from numba import njit
 
+from pad_engine.jit import njit
 from pad_engine.parsing.features import BOS, EOS, PRE5, ROOT, SUF3, WORD, mix, slot, token_atoms
 
 NEG = -1e30

@@ -17,8 +17,8 @@ only ever built as a first child.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from pad_engine.jit import njit
 from pad_engine.parsing.arcs import (
     MAX_SIB_FEATURES,
     NEG,

@@ -13,7 +13,8 @@ from __future__ import annotations
 import zlib
 
 import numpy as np
-from numba import njit
+
+from pad_engine.jit import njit
 
 # Columns of a token's atom row
 WORD, SUF1, SUF2, SUF3, SUF4, PRE1, PRE2, PRE3, SHAPE, FLAGS, PRE5 = range(11)

@@ -5,8 +5,8 @@ head's own head), one label per arc given the tree, as the UD PAD model reads th
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from pad_engine.jit import njit
 from pad_engine.parsing.features import BOS, EOS, best_class, mix, move_classes
 
 MAX_LABEL_FEATURES = 24

@@ -5,8 +5,8 @@ parts, cost-augmented training decodes."""
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from pad_engine.jit import njit
 from pad_engine.parsing.arcs import (
     A_TAG,
     MAX_ARC_FEATURES,

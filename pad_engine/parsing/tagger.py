@@ -18,8 +18,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
-from numba import njit
 
+from pad_engine.jit import njit
 from pad_engine.parsing.features import (
     BOS,
     EOS,

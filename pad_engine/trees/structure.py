@@ -10,7 +10,8 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
+
+from pad_engine.jit import njit
 
 
 class Structure(NamedTuple):

@@ -34,7 +34,19 @@ def configure(parser: argparse.ArgumentParser) -> None:
                              "then a blank line")
     parser.add_argument("--pos", choices=["auto", "xpos", "upos"], default="auto",
                         help="which POS column to read (auto: XPOS where present, else UPOS)")
+    parser.add_argument("--threads", type=int, default=0, metavar="N",
+                        help="sentences decoded at once (default: one per processor, at "
+                             "most 4; output order is kept)")
     add_encoding(parser)
+
+
+def default_threads() -> int:
+    """One thread per processor this process may use, at most 4: past two, the Python
+    around the decoder, which runs one thread at a time, gains little more."""
+    import os
+
+    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    return max(1, min(4, cpus or 1))
 
 
 def run(args: argparse.Namespace) -> int:
@@ -59,6 +71,8 @@ def run(args: argparse.Namespace) -> int:
     )
     from pad_engine.trees.projectivize import describe_lifts
 
+    if args.threads < 0 or args.threads > 64:
+        raise InputError(f"--threads must be between 1 and 64, not {args.threads}")
     if args.kbest < 0 or args.kbest > 1000:
         raise InputError(f"--kbest must be between 1 and 1000, not {args.kbest}")
     chosen = [o for o, v in (("--rules", args.rules), ("--model", args.model),
@@ -101,7 +115,8 @@ def run(args: argparse.Namespace) -> int:
             engine = choice.engine
             print(f"pad convert: {choice.name}: {choice.reason}", file=sys.stderr)
         report = ConvertReport()
-        chunks = convert_items(engine, items, report, not args.no_prune, args.kbest)
+        chunks = convert_items(engine, items, report, not args.no_prune, args.kbest,
+                               args.threads or default_threads())
         write_lines(args.output, chunks)
     if stream.note:
         print(f"pad convert: {stream.note}", file=sys.stderr)

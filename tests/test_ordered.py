@@ -57,9 +57,13 @@ def test_a_failure_comes_out_at_its_item():
         return i
 
     out = []
-    with pytest.raises(ValueError, match="five"):
+
+    def consume() -> None:
         for i, _ in ordered(work, range(20), 2):
             out.append(i)
+
+    with pytest.raises(ValueError, match="five"):
+        consume()
     assert out == [0, 1, 2, 3, 4]
 
 

@@ -40,15 +40,6 @@ def configure(parser: argparse.ArgumentParser) -> None:
     add_encoding(parser)
 
 
-def default_threads() -> int:
-    """One thread per processor this process may use, at most 4: past two, the Python
-    around the decoder, which runs one thread at a time, gains little more."""
-    import os
-
-    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
-    return max(1, min(4, cpus or 1))
-
-
 def run(args: argparse.Namespace) -> int:
     import contextlib
     import io
@@ -69,6 +60,7 @@ def run(args: argparse.Namespace) -> int:
         prepare_outputs,
         write_lines,
     )
+    from pad_engine.jit import kernel_threads
     from pad_engine.trees.projectivize import describe_lifts
 
     if args.threads < 0 or args.threads > 64:
@@ -116,7 +108,7 @@ def run(args: argparse.Namespace) -> int:
             print(f"pad convert: {choice.name}: {choice.reason}", file=sys.stderr)
         report = ConvertReport()
         chunks = convert_items(engine, items, report, not args.no_prune, args.kbest,
-                               args.threads or default_threads())
+                               args.threads or kernel_threads())
         write_lines(args.output, chunks)
     if stream.note:
         print(f"pad convert: {stream.note}", file=sys.stderr)

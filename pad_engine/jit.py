@@ -11,6 +11,8 @@ cache no longer has the two methods this relies on, Numba is left as it is.
 
 from __future__ import annotations
 
+import os
+
 from numba import njit
 from numba.core import caching
 from numba.core.runtime import rtsys
@@ -33,6 +35,15 @@ def lean_cache_load() -> bool:
         return False
     caching.Cache.load_overload = _load_overload
     return True
+
+
+def kernel_threads() -> int:
+    """How many sentences ``pad convert`` decodes at once by default: one per processor this
+    process may use, at most 4 (the kernels release Python's lock, but the Python around
+    them runs one thread at a time, so more threads gain little)."""
+    affinity = getattr(os, "sched_getaffinity", None)  # not on macOS or Windows
+    cpus = len(affinity(0)) if affinity else os.cpu_count() or 1
+    return max(1, min(4, cpus))
 
 
 lean_cache_load()

@@ -14,6 +14,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from itertools import chain
 
+from pad_engine.batch.ordered import ordered
 from pad_engine.decoding.engine import Converter
 from pad_engine.errors import InputError
 from pad_engine.trees.deptree import DepSentence
@@ -40,48 +41,70 @@ class ConvertReport:
     :meth:`Converter.relations_warning` once a stream is read."""
 
 
+@dataclass(frozen=True)
+class _Converted:
+    """What the converter made of one sentence: its output text, or the reason it could not."""
+
+    text: str = "\n"
+    how: str = ""
+    lifted: list[Lift] = field(default_factory=list)
+    cut_to: int = 0
+    problem: InputError | None = None
+
+
+def _convert_one(engine: Converter, sent: DepSentence, prune: bool, kbest: int) -> _Converted:
+    """One sentence's tree line (or k-best block); touches nothing shared but the engine,
+    whose decoding is safe to run on several threads (its model is read, never written)."""
+    try:
+        if kbest:
+            cands = engine.candidates(sent, k=kbest, prune=prune)
+            lines = [f"{c.score:.4f}\t{c.penn(sent.forms)}" for c in cands]
+            return _Converted("\n".join(lines) + "\n\n", cands[0].how, cands[0].lifted,
+                              cands[0].cut_to)
+        line, how, lifted = engine.best_line(sent, prune=prune)
+        return _Converted(line + "\n", how, lifted)
+    except InputError as err:
+        return _Converted(problem=err)
+
+
 def convert_sentences(
     engine: Converter, sentences: Iterable[DepSentence], report: ConvertReport,
-    prune: bool = True, kbest: int = 0,
+    prune: bool = True, kbest: int = 0, threads: int = 1,
 ) -> Iterator[str]:
     """Yield the output text of each sentence (a tree line, or a k-best block)."""
-    for sent in sentences:
-        report.sentences += 1
-        report.relations.update(sent.rels or ["_"] * len(sent.forms))
-        try:
-            if kbest:
-                cands = engine.candidates(sent, k=kbest, prune=prune)
-                lines = [f"{c.score:.4f}\t{c.penn(sent.forms)}" for c in cands]
-                text = "\n".join(lines) + "\n\n"
-                how, lifted = cands[0].how, cands[0].lifted
-                if cands[0].cut_to:
-                    report.cut.append((sent.path, sent.line, cands[0].cut_to))
-            else:
-                line, how, lifted = engine.best_line(sent, prune=prune)
-                text = line + "\n"
-        except InputError as err:
-            report.problems.append(InputError(err.problem, sent.path, sent.line))
-            yield "\n"
-            continue
-        report.converted += 1
-        report.fallback += how == "fallback"
-        if lifted:
-            report.lifted.append((sent.path, sent.line, lifted))
-        yield text
+    return convert_items(engine, sentences, report, prune, kbest, threads)
 
 
 def convert_items(
     engine: Converter, items: Iterable[DepSentence | InputError], report: ConvertReport,
-    prune: bool = True, kbest: int = 0,
+    prune: bool = True, kbest: int = 0, threads: int = 1,
 ) -> Iterator[str]:
     """Yield the output text of each sentence of a file read as a stream, in file order: an
-    empty line where the reader found a malformed sentence (its error in ``unreadable``)."""
-    for item in items:
-        if isinstance(item, InputError):
+    empty line where the reader found a malformed sentence (its error in ``unreadable``).
+    With ``threads`` above 1 that many sentences are decoded at once (the decoder releases
+    Python's lock), a bounded window ahead of the output, which stays in file order."""
+
+    def convert(sent: DepSentence) -> _Converted:
+        return _convert_one(engine, sent, prune, kbest)
+
+    for item, done in ordered(convert, items, threads, lambda i: isinstance(i, InputError)):
+        if done is None:
             report.unreadable.append(item)
             yield "\n"
-        else:
-            yield from convert_sentences(engine, (item,), report, prune, kbest)
+            continue
+        report.sentences += 1
+        report.relations.update(item.rels or ["_"] * len(item.forms))
+        if done.problem is not None:
+            report.problems.append(InputError(done.problem.problem, item.path, item.line))
+            yield "\n"
+            continue
+        if done.cut_to:
+            report.cut.append((item.path, item.line, done.cut_to))
+        report.converted += 1
+        report.fallback += done.how == "fallback"
+        if done.lifted:
+            report.lifted.append((item.path, item.line, done.lifted))
+        yield done.text
 
 
 def first_sentences(items: Iterable[DepSentence | InputError], count: int

@@ -34,6 +34,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
                              "then a blank line")
     parser.add_argument("--pos", choices=["auto", "xpos", "upos"], default="auto",
                         help="which POS column to read (auto: XPOS where present, else UPOS)")
+    parser.add_argument("--threads", type=int, default=0, metavar="N",
+                        help="sentences decoded at once (default: one per processor, at "
+                             "most 4; output order is kept)")
     add_encoding(parser)
 
 
@@ -57,8 +60,11 @@ def run(args: argparse.Namespace) -> int:
         prepare_outputs,
         write_lines,
     )
+    from pad_engine.jit import kernel_threads
     from pad_engine.trees.projectivize import describe_lifts
 
+    if args.threads < 0 or args.threads > 64:
+        raise InputError(f"--threads must be between 1 and 64, not {args.threads}")
     if args.kbest < 0 or args.kbest > 1000:
         raise InputError(f"--kbest must be between 1 and 1000, not {args.kbest}")
     chosen = [o for o, v in (("--rules", args.rules), ("--model", args.model),
@@ -101,7 +107,8 @@ def run(args: argparse.Namespace) -> int:
             engine = choice.engine
             print(f"pad convert: {choice.name}: {choice.reason}", file=sys.stderr)
         report = ConvertReport()
-        chunks = convert_items(engine, items, report, not args.no_prune, args.kbest)
+        chunks = convert_items(engine, items, report, not args.no_prune, args.kbest,
+                               args.threads or kernel_threads())
         write_lines(args.output, chunks)
     if stream.note:
         print(f"pad convert: {stream.note}", file=sys.stderr)

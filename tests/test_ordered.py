@@ -82,3 +82,32 @@ def test_pad_convert_on_two_threads_writes_what_one_thread_writes(tmp_path, caps
     if not extra:
         assert runs["2"][0].split("\n")[2] == ""  # the malformed sentence keeps its place
     assert "sentences converted" in runs["2"][1]
+
+
+@pytest.mark.parametrize(("tty", "asked", "threads"), [(True, [], 1), (False, [], None),
+                                                        (True, ["--threads", "3"], 3)])
+def test_typed_input_is_converted_a_sentence_at_a_time(tty, asked, threads, monkeypatch,
+                                                       capsys, toy_model_path):
+    import io
+    import sys
+
+    import pad_engine.batch.files as files
+    from pad_engine.jit import kernel_threads
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return tty
+
+    used = []
+    convert_items = files.convert_items
+
+    def recording(*args):
+        used.append(args[-1])
+        return convert_items(*args)
+
+    monkeypatch.setattr(files, "convert_items", recording)
+    monkeypatch.setattr(sys, "stdin", Terminal(conll_text(toy_examples()[:3])))
+    assert main(["convert", "--model", str(toy_model_path), *asked]) == 0
+    assert used == [threads or kernel_threads()]
+    assert capsys.readouterr().out.count("(TOP ") == 3
+

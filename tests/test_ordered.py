@@ -4,6 +4,7 @@ reports the same, a bounded read-ahead, and a failure where it happened."""
 from __future__ import annotations
 
 import random
+import sys
 import threading
 import time
 from pathlib import Path
@@ -82,3 +83,58 @@ def test_pad_convert_on_two_threads_writes_what_one_thread_writes(tmp_path, caps
     if not extra:
         assert runs["2"][0].split("\n")[2] == ""  # the malformed sentence keeps its place
     assert "sentences converted" in runs["2"][1]
+
+
+@pytest.mark.parametrize(("tty", "asked", "threads"), [(True, [], 1), (False, [], None),
+                                                        (True, ["--threads", "3"], 3)])
+def test_typed_input_is_converted_a_sentence_at_a_time(tty, asked, threads, monkeypatch,
+                                                       capsys, toy_model_path):
+    import io
+
+    import pad_engine.batch.files as files
+    from pad_engine.jit import kernel_threads
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return tty
+
+    used = []
+    convert_items = files.convert_items
+
+    def recording(*args):
+        used.append(args[-1])
+        return convert_items(*args)
+
+    monkeypatch.setattr(files, "convert_items", recording)
+    monkeypatch.setattr(sys, "stdin", Terminal(conll_text(toy_examples()[:3])))
+    assert main(["convert", "--model", str(toy_model_path), *asked]) == 0
+    assert used == [threads or kernel_threads()]
+    assert capsys.readouterr().out.count("(TOP ") == 3
+
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="needs a pseudo-terminal")
+def test_a_sentence_typed_at_a_terminal_gets_its_tree_before_the_input_ends(toy_model_path):
+    import os
+    import pty
+    import select
+    import subprocess
+
+    main_end, terminal = pty.openpty()
+    env = {**os.environ, "PYTHONPATH": str(SAMPLE.parent.parent.parent)}
+    proc = subprocess.Popen([sys.executable, "-m", "pad_engine", "convert", "--model",
+                             str(toy_model_path)], stdin=terminal, stdout=terminal,
+                            stderr=subprocess.DEVNULL, env=env)
+    try:
+        os.write(main_end, conll_text(toy_examples()[:1]).encode())
+        seen, deadline = b"", time.monotonic() + 120
+        while b"(TOP" not in seen and time.monotonic() < deadline:
+            if select.select([main_end], [], [], 0.2)[0]:
+                seen += os.read(main_end, 65536)
+        assert b"(TOP" in seen, "no tree before the end of the input"
+        os.write(main_end, b"\x04")  # end of input
+        assert proc.wait(timeout=60) == 0
+    finally:
+        proc.kill()
+        os.close(main_end)
+        os.close(terminal)

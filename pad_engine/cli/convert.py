@@ -40,6 +40,14 @@ def configure(parser: argparse.ArgumentParser) -> None:
     add_encoding(parser)
 
 
+def _isatty(stream: object) -> bool:
+    """Whether ``stream`` is a terminal (False for None or a stream that cannot tell)."""
+    try:
+        return bool(stream.isatty())  # type: ignore[attr-defined]
+    except (AttributeError, ValueError, OSError):
+        return False
+
+
 def run(args: argparse.Namespace) -> int:
     import contextlib
     import io
@@ -107,8 +115,10 @@ def run(args: argparse.Namespace) -> int:
             engine = choice.engine
             print(f"pad convert: {choice.name}: {choice.reason}", file=sys.stderr)
         report = ConvertReport()
-        chunks = convert_items(engine, items, report, not args.no_prune, args.kbest,
-                               args.threads or kernel_threads())
+        # typed in: each tree as soon as its sentence is, not a window of sentences later
+        typed = args.input in (None, "-") and _isatty(sys.stdin)
+        threads = args.threads or (1 if typed else kernel_threads())
+        chunks = convert_items(engine, items, report, not args.no_prune, args.kbest, threads)
         write_lines(args.output, chunks)
     if stream.note:
         print(f"pad convert: {stream.note}", file=sys.stderr)

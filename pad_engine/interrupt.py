@@ -27,7 +27,9 @@ def _interrupt(signum: int, frame: FrameType | None) -> None:
     interrupt raised there crashes the process (SIGSEGV; numba issue 2324). It is then
     asked for again a moment later, once the result is a Python object."""
     if frame is not None and frame.f_code.co_filename.endswith(_BOXING):
-        threading.Timer(0.01, _thread.interrupt_main).start()
+        again = threading.Timer(0.01, _thread.interrupt_main)
+        again.daemon = True  # a command that ends first just ends
+        again.start()
         return
     raise KeyboardInterrupt
 

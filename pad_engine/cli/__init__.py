@@ -50,6 +50,9 @@ def main(argv: list[str] | None = None) -> int:
     if not getattr(args, "_run", None):
         parser.print_help()
         return 2
+    from pad_engine.interrupt import interrupt_after_boxing
+
+    interrupt_after_boxing()  # Ctrl-C ends the command cleanly, even during a kernel call
     try:
         return int(args._run(args) or 0)
     except PadError as err:

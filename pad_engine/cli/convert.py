@@ -72,7 +72,8 @@ def run(args: argparse.Namespace) -> int:
     from pad_engine.trees.projectivize import describe_lifts
 
     if args.threads < 0 or args.threads > 64:
-        raise InputError(f"--threads must be between 1 and 64, not {args.threads}")
+        raise InputError(f"--threads must be between 1 and 64 (0: one per processor), not "
+                         f"{args.threads}")
     if args.kbest < 0 or args.kbest > 1000:
         raise InputError(f"--kbest must be between 1 and 1000, not {args.kbest}")
     chosen = [o for o, v in (("--rules", args.rules), ("--model", args.model),

@@ -153,7 +153,7 @@ def test_kbest_over_its_budget_is_cut_and_says_so(random_backoff_model):
 
 def test_convert_report_counts_cut_kbest_lists(random_backoff_model):
     """``pad convert --kbest`` reports each sentence whose list the budget cut."""
-    from pad_engine.batch.files import ConvertReport, convert_sentences
+    from pad_engine.batch.files import ConvertReport, convert_items
     from pad_engine.decoding.engine import Engine
     from pad_engine.decoding.parser import kbest_cut_note
     from pad_engine.trees.deptree import DepSentence
@@ -164,7 +164,7 @@ def test_convert_report_counts_cut_kbest_lists(random_backoff_model):
     short = DepSentence(forms[:3], ["DT", "NN", "VBD"], [2, 3, 0], path="in.conll", line=1)
     long = DepSentence(forms, tags, heads, path="in.conll", line=6)
     report = ConvertReport()
-    blocks = list(convert_sentences(engine, [short, long], report, kbest=10))
+    blocks = list(convert_items(engine, [short, long], report, kbest=10))
     assert report.converted == 2
     assert len(report.cut) == 1
     assert report.cut[0][:2] == ("in.conll", 6)

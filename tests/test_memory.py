@@ -59,13 +59,13 @@ def test_a_sentence_too_large_is_refused_with_its_size(bundled):
 
 
 def test_batch_conversion_reports_the_refused_sentence_and_goes_on(bundled):
-    from pad_engine.batch.files import ConvertReport, convert_sentences
+    from pad_engine.batch.files import ConvertReport, convert_items
 
     big, small = flat(500), flat(5)
     sents = [DepSentence(*s, path="in.conll", line=line)
              for s, line in ((big, 1), (small, 503))]
     report = ConvertReport()
-    out = list(convert_sentences(Engine(bundled), sents, report, kbest=10))
+    out = list(convert_items(Engine(bundled), sents, report, kbest=10))
     assert out[0] == "\n"
     assert out[1].count("(TOP ") >= 1
     assert report.converted == 1

@@ -9,6 +9,7 @@ converted), so memory does not grow with a file's length.
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -67,26 +68,16 @@ def _convert_one(engine: Converter, sent: DepSentence, prune: bool, kbest: int) 
         return _Converted(problem=err)
 
 
-def convert_sentences(
-    engine: Converter, sentences: Iterable[DepSentence], report: ConvertReport,
-    prune: bool = True, kbest: int = 0, threads: int = 1,
-) -> Iterator[str]:
-    """Yield the output text of each sentence (a tree line, or a k-best block)."""
-    return convert_items(engine, sentences, report, prune, kbest, threads)
-
-
 def convert_items(
     engine: Converter, items: Iterable[DepSentence | InputError], report: ConvertReport,
     prune: bool = True, kbest: int = 0, threads: int = 1,
 ) -> Iterator[str]:
-    """Yield the output text of each sentence of a file read as a stream, in file order: an
-    empty line where the reader found a malformed sentence (its error in ``unreadable``).
-    With ``threads`` above 1 that many sentences are decoded at once (the decoder releases
-    Python's lock), a bounded window ahead of the output, which stays in file order."""
-
-    def convert(sent: DepSentence) -> _Converted:
-        return _convert_one(engine, sent, prune, kbest)
-
+    """Yield the output text of each sentence of a file read as a stream (a tree line, or a
+    k-best block), in file order: an empty line where the reader found a malformed sentence
+    (its error in ``unreadable``). With ``threads`` above 1 that many sentences are decoded
+    at once (the decoder releases Python's lock), a bounded window ahead of the output, which
+    stays in file order."""
+    convert = functools.partial(_convert_one, engine, prune=prune, kbest=kbest)
     for item, done in ordered(convert, items, threads, lambda i: isinstance(i, InputError)):
         if done is None:
             report.unreadable.append(item)

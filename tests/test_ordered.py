@@ -34,6 +34,14 @@ def test_results_come_in_input_order_though_work_finishes_out_of_order():
     assert len(seen_threads) > 1
 
 
+def test_a_stream_shorter_than_the_window_starts_no_thread():
+    here = threading.get_ident()
+    got = list(ordered(lambda i: threading.get_ident(), range(AHEAD * 2 - 1), 2))
+    assert {ident for _, ident in got} == {here}
+    got = list(ordered(lambda i: threading.get_ident(), range(AHEAD * 2 + 5), 2))
+    assert here not in {ident for _, ident in got}
+
+
 def test_reads_a_bounded_window_ahead_of_the_output():
     read = []
 

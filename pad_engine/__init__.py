@@ -9,13 +9,14 @@ __version__ = "0.1.0"
 
 
 def _jit_files(here: Path) -> list[tuple[Path, bytes]]:
-    """The package's source files that use Numba (directly, or its ``njit`` through
+    """The package's source files that use Numba (directly, or ``njit`` and ``leaf`` of
     ``pad_engine.jit``) with their bytes, in a stable order (each file read once: this runs
     at every start-up)."""
     from pad_engine.io.gate import read_bytes
 
     files = ((p, read_bytes(p)) for p in sorted(here.rglob("*.py")))
-    return [(p, data) for p, data in files if b"numba" in data or b"njit" in data]
+    return [(p, data) for p, data in files
+            if b"numba" in data or b"njit" in data or b"@leaf(" in data]
 
 
 def jit_sources(here: Path) -> list[Path]:

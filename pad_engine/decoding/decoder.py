@@ -79,7 +79,7 @@ from pad_engine.decoding.tables import (
     grow_rows,
     keep_within,
 )
-from pad_engine.jit import njit
+from pad_engine.jit import leaf, njit
 from pad_engine.trees.binarize import HEAD_LEFT, HEAD_RIGHT, LEAF, UNARY
 from pad_engine.trees.structure import cell_span, sentence_structure
 
@@ -96,7 +96,7 @@ NO_CELL_COST = np.zeros((0, 0))
 KBEST_ENTRIES = 1024 << 11
 
 
-@njit(cache=True)
+@leaf(cache=True)
 def _side_mode(th, tl, tr, nrows, side_keys, side_p, side_n, alpha):
     """0: both sides allowed next; 1: only left; 2: only right (pruning 2)."""
     key = (th * nrows + tl) * nrows + tr
@@ -111,7 +111,7 @@ def _side_mode(th, tl, tr, nrows, side_keys, side_p, side_n, alpha):
     return 0
 
 
-@njit(cache=True)
+@leaf(cache=True)
 def _transition(st, g, rows, alpha, prune, c, h, a, b, side):
     """The attachment that builds cell c = (h, a, b) of a sentence of structure ``st``:
     side 0 attaches h's a-th left dependent to cell (h, a-1, b), side 1 its b-th right

@@ -20,7 +20,7 @@ import zlib
 
 import numpy as np
 
-from pad_engine.jit import njit
+from pad_engine.jit import leaf, njit
 
 # Binary templates [0, RULE_END) are conjoined with the rule, [RULE_END, PARENT_END) with the
 # parent symbol, [PARENT_END, HEAD_END) with parent+head child, the rest with parent+modifier.
@@ -99,7 +99,7 @@ def span_label(spans, i, j, n):
     return 0
 
 
-@njit(cache=True)
+@leaf(cache=True)
 def binary_context(i, k, j, h, m, words, tags, labels, spans, ctx):
     """Rule-independent half of every binary template. words/tags are padded: index p+1 is
     word p, index 0 is <s>, index n+1 is </s>; labels (one per word, unpadded) are read only
@@ -166,7 +166,7 @@ def score_cache(nsym: int) -> tuple[np.ndarray, np.ndarray]:
     return np.zeros(nsym), np.full(nsym, -1, np.int64)
 
 
-@njit(cache=True, inline="always")
+@leaf(cache=True)
 def binary_score(ctx, A, rule, head_pair, mod_pair, parent_key, weights, mask, cache, stamp,
                  tid):
     """Score of a binary rule with parent A (its parts: :func:`binary_rule_keys`) in the
@@ -201,7 +201,7 @@ def _indices(ctx, lo, hi, part, mask, out, start):
         out[start + t] = feature_index(ctx[t], part, mask)
 
 
-@njit(cache=True)
+@leaf(cache=True)
 def binary_indices(ctx, rule, parent, parent_head, parent_mod, mask, out, start):
     """The weight indices :func:`binary_score` reads, written to ``out`` from ``start``."""
     _indices(ctx, 0, RULE_END, rule, mask, out, start)
@@ -219,7 +219,7 @@ def binary_indices(ctx, rule, parent, parent_head, parent_mod, mask, out, start)
     return start + ctx.shape[0]
 
 
-@njit(cache=True)
+@leaf(cache=True)
 def unary_context(i, j, h, words, tags, labels, spans, ctx):
     """Rule-independent half of the unary templates over span i..j headed by h; with room
     in ``ctx`` (a model that reads the projection), the head word's label in the projection
@@ -241,7 +241,7 @@ def unary_context(i, j, h, words, tags, labels, spans, ctx):
         ctx[N_UNARY + 1] = hmix(512, span_label(spans, i, j, labels.shape[0]))
 
 
-@njit(cache=True, inline="always")
+@leaf(cache=True)
 def unary_score(ctx, rule, weights, mask):
     s = np.float64(0.0)
     for t in range(ctx.shape[0]):
@@ -249,7 +249,7 @@ def unary_score(ctx, rule, weights, mask):
     return s
 
 
-@njit(cache=True)
+@leaf(cache=True)
 def unary_indices(ctx, rule, mask, out, start):
     for t in range(ctx.shape[0]):
         out[start + t] = feature_index(ctx[t], rule, mask)

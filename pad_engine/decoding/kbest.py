@@ -28,7 +28,7 @@ from typing import NamedTuple
 import numpy as np
 
 from pad_engine.decoding.tables import best_score
-from pad_engine.jit import njit
+from pad_engine.jit import leaf, njit
 
 # edge buffer columns (shared with the decoder); E_SAME: a unary edge whose symbol is its
 # child's (distinct k-best: the child's key passes unchanged)
@@ -61,7 +61,7 @@ class Work(NamedTuple):
     layer_item: np.ndarray  # per (layer, symbol) the cell's item (-1: none)
 
 
-@njit(cache=True)
+@leaf(cache=True)
 def _push(hs, hx, size, score, e, i, j):
     """Push onto a max-heap of scores ``hs`` with payloads ``hx`` rows; returns the new size."""
     p = size
@@ -77,7 +77,7 @@ def _push(hs, hx, size, score, e, i, j):
     return size + 1
 
 
-@njit(cache=True)
+@leaf(cache=True)
 def _pop(hs, hx, size):
     """Remove the top of the heap (read it before calling); returns the new size."""
     size -= 1
@@ -97,7 +97,7 @@ def _grid(E, es, ps, e, i, j):
     return s
 
 
-@njit(cache=True)
+@leaf(cache=True)
 def _sift_down(hs, hx, size, p):
     """Restore the max-heap below position ``p``."""
     while True:
@@ -115,7 +115,7 @@ def _sift_down(hs, hx, size, p):
         p = child
 
 
-@njit(cache=True)
+@leaf(cache=True)
 def combine(w, ne, K, ps, pe, items, ui, ue, slot, within, distinct):
     """Group the ``ne`` edges of ``w`` by symbol and write each symbol's K best derivations
     (down to ``within`` below its best; with ``distinct``, the best of each class, keyed in
@@ -187,7 +187,7 @@ def combine(w, ne, K, ps, pe, items, ui, ue, slot, within, distinct):
     return count, used
 
 
-@njit(cache=True)
+@leaf(cache=True)
 def keep_best(E, es, ne, ps, pe, items, ui, ue, slot):
     """The 1-best combine: per symbol, its best edge. Writes the new items from ``ui`` (one
     entry each, from ``ue``) and returns how many."""
@@ -211,7 +211,7 @@ def keep_best(E, es, ne, ps, pe, items, ui, ue, slot):
     return count
 
 
-@njit(cache=True)
+@leaf(cache=True)
 def finish_cell(c, K, lay, items, finals, uf, ps, pe, ue, slot, w, within, beam, real,
                 complete, distinct):
     """The cell's final items from its layers (``lay``: per cell and layer its items):

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from pad_engine.jit import njit
+from pad_engine.jit import leaf, njit
 
 
 @njit(cache=True)
@@ -72,7 +72,7 @@ def best_score(table, first, count, ps, real, complete):
     return best
 
 
-@njit(cache=True)
+@leaf(cache=True)
 def keep_within(table, first, count, ps, beam, real, complete):
     """Keep, in order, the rows ``first``.. of a table of items or final items of a cell
     that score within ``beam`` of their best (:func:`best_score`); returns how many. Applied
@@ -88,7 +88,7 @@ def keep_within(table, first, count, ps, beam, real, complete):
     return kept
 
 
-@njit(cache=True)
+@leaf(cache=True)
 def compact(table, first, count, ps, pe, ue):
     """Move the entries of rows ``first``.. of an item or final-item table that own entries
     from ``ue`` on (in row order, as they were written) down over those of the rows
@@ -109,7 +109,7 @@ def compact(table, first, count, ps, pe, ue):
     return w - ue
 
 
-@njit(cache=True)
+@leaf(cache=True)
 def find(table, first, count, A):
     """The row of symbol A among rows ``first``..``first + count`` of an item table."""
     for q in range(first, first + count):

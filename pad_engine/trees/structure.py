@@ -11,7 +11,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from pad_engine.jit import njit
+from pad_engine.jit import leaf, njit
 
 
 class Structure(NamedTuple):
@@ -209,7 +209,7 @@ def cell_spans(heads):
     return spans
 
 
-@njit(cache=True)
+@leaf(cache=True)
 def cell_span(h, a, b, lptr, rptr, ldeps, rdeps, lo, hi):
     """The words (first, last) cell (h, a, b) covers. Takes the arrays, not the record: the
     decoder calls it per cell, where a record's reference counts would cost more."""

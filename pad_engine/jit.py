@@ -39,11 +39,11 @@ def lean_cache_load() -> bool:
 
 def leaf(**options):
     """``njit(**options)`` for a helper the kernels call in their inner loops (per scored rule,
-    per cell) that allocates nothing: compiled without Numba's reference counting. A helper
-    compiled with it (or inlined by Numba) increments and decrements, atomically, the count of
-    every array it is handed on each call: a dozen per scored rule, a third of the bundled
-    PTB model's decoding, and between two threads deciding on the same grammar's counts, more.
-    Compiling such a helper that allocates fails at once ("NRT required but not enabled")."""
+    per cell) that allocates nothing: compiled without Numba's reference counting. Compiled
+    with it (or inlined by Numba), a helper increments and decrements, atomically, the count
+    of every array it is handed on each call: a dozen per scored rule, a third of the bundled
+    PTB model's decoding. A leaf that allocates fails to compile (Numba's typing refuses it),
+    so it can never run wrong."""
     return njit(_nrt=False, **options)
 
 

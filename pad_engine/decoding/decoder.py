@@ -192,10 +192,11 @@ def _chart(inp, K, budget, distinct):
 
     Returns the filled :class:`records.Chart`.
 
-    The record's fields are read once, here: every read of a record field, and every array
-    handed to a function, counts a reference (an atomic increment and decrement), which per
-    cell and rule would cost more than the work itself. So the walks over rules stay in this
-    loop, and the helpers called per layer or per edge get only the arrays they use.
+    The record's fields are read once, here: in this kernel every read of a record field, and
+    every record made, counts references (atomic increments and decrements), which per cell
+    and rule would cost more than the work itself. So the walks over rules stay in this loop,
+    and the helpers it calls per rule, layer or cell are leaves (:func:`pad_engine.jit.leaf`),
+    which count none.
     """
     s, g = inp.sentence, inp.grammar
     heads, rows, words, tags, labels = s.heads, s.rows, s.words, s.tags, s.rel_ids

@@ -211,8 +211,7 @@ def cell_spans(heads):
 
 @leaf(cache=True)
 def cell_span(h, a, b, lptr, rptr, ldeps, rdeps, lo, hi):
-    """The words (first, last) cell (h, a, b) covers. Takes the arrays, not the record: the
-    decoder calls it per cell, where a record's reference counts would cost more."""
+    """The words (first, last) cell (h, a, b) covers; a leaf the decoder calls per cell."""
     i = h if a == 0 else lo[ldeps[lptr[h] + a - 1]]
     j = h if b == 0 else hi[rdeps[rptr[h] + b - 1]]
     return i, j

@@ -17,7 +17,7 @@ from numba import njit
 from numba.core import caching
 from numba.core.runtime import rtsys
 
-__all__ = ["kernel_threads", "leaf", "lean_cache_load", "njit"]
+__all__ = ["default_jobs", "leaf", "lean_cache_load", "njit"]
 
 
 def _load_overload(self: caching.Cache, sig, target_context):
@@ -47,11 +47,10 @@ def leaf(**options):
     return njit(_nrt=False, **options)
 
 
-def kernel_threads() -> int:
-    """How many sentences ``pad convert`` decodes at once by default: one per processor this
-    process may use, at most 4 (the kernels release Python's lock, but the Python around
-    them runs one thread at a time; two threads on two cores measured 1.65x, more than two
-    not measured)."""
+def default_jobs() -> int:
+    """How many sentences ``pad convert`` converts at once by default: one per processor this
+    process may use, at most 4 (forked workers on two cores measured 1.8x one; a third
+    worker on two cores was slower than two; more than two cores not measured)."""
     affinity = getattr(os, "sched_getaffinity", None)  # not on macOS or Windows
     cpus = len(affinity(0)) if affinity else os.cpu_count() or 1
     return max(1, min(4, cpus))

@@ -94,13 +94,13 @@ def test_pad_convert_on_two_threads_writes_what_one_thread_writes(tmp_path, caps
 
 
 @pytest.mark.parametrize(("tty", "asked", "threads"), [(True, [], 1), (False, [], None),
-                                                        (True, ["--threads", "3"], 3)])
+                                                        (True, ["--jobs", "3"], 3)])
 def test_typed_input_is_converted_a_sentence_at_a_time(tty, asked, threads, monkeypatch,
                                                        capsys, toy_model_path):
     import io
 
     import pad_engine.batch.files as files
-    from pad_engine.jit import kernel_threads
+    from pad_engine.jit import default_jobs
 
     class Terminal(io.StringIO):
         def isatty(self) -> bool:
@@ -109,14 +109,14 @@ def test_typed_input_is_converted_a_sentence_at_a_time(tty, asked, threads, monk
     used = []
     convert_items = files.convert_items
 
-    def recording(*args):
+    def recording(*args, **options):
         used.append(args[-1])
-        return convert_items(*args)
+        return convert_items(*args, **options)
 
     monkeypatch.setattr(files, "convert_items", recording)
     monkeypatch.setattr(sys, "stdin", Terminal(conll_text(toy_examples()[:3])))
     assert main(["convert", "--model", str(toy_model_path), *asked]) == 0
-    assert used == [threads or kernel_threads()]
+    assert used == [threads or default_jobs()]
     assert capsys.readouterr().out.count("(TOP ") == 3
 
 

@@ -15,6 +15,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from itertools import chain
 
+from pad_engine.batch.forked import can_fork, ordered_forked
 from pad_engine.batch.ordered import ordered
 from pad_engine.decoding.engine import Converter
 from pad_engine.errors import InputError
@@ -70,15 +71,18 @@ def _convert_one(engine: Converter, sent: DepSentence, prune: bool, kbest: int) 
 
 def convert_items(
     engine: Converter, items: Iterable[DepSentence | InputError], report: ConvertReport,
-    prune: bool = True, kbest: int = 0, threads: int = 1,
+    prune: bool = True, kbest: int = 0, threads: int = 1, fork: bool = False,
 ) -> Iterator[str]:
     """Yield the output text of each sentence of a file read as a stream (a tree line, or a
     k-best block), in file order: an empty line where the reader found a malformed sentence
     (its error in ``unreadable``). With ``threads`` above 1 that many sentences are decoded
     at once (the decoder releases Python's lock), a bounded window ahead of the output, which
-    stays in file order."""
+    stays in file order; with ``fork`` as well, in that many forked worker processes where
+    this process can fork (:func:`pad_engine.batch.forked.can_fork`), so that the Python
+    around the kernels runs at once too."""
     convert = functools.partial(_convert_one, engine, prune=prune, kbest=kbest)
-    for item, done in ordered(convert, items, threads, lambda i: isinstance(i, InputError)):
+    run = ordered_forked if fork and threads > 1 and can_fork() else ordered
+    for item, done in run(convert, items, threads, lambda i: isinstance(i, InputError)):
         if done is None:
             report.unreadable.append(item)
             yield "\n"

@@ -34,9 +34,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
                              "then a blank line")
     parser.add_argument("--pos", choices=["auto", "xpos", "upos"], default="auto",
                         help="which POS column to read (auto: XPOS where present, else UPOS)")
-    parser.add_argument("--threads", type=int, default=0, metavar="N",
-                        help="sentences decoded at once (default: one per processor, at "
-                             "most 4; output order is kept)")
+    parser.add_argument("-j", "--jobs", "--threads", dest="jobs", type=int, default=0,
+                        metavar="N",
+                        help="sentences converted at once (default: one per processor, at "
+                             "most 4; output order is kept): in worker processes on Linux, "
+                             "elsewhere on threads, where only the decoding runs at once")
     add_encoding(parser)
 
 
@@ -68,12 +70,12 @@ def run(args: argparse.Namespace) -> int:
         prepare_outputs,
         write_lines,
     )
-    from pad_engine.jit import kernel_threads
+    from pad_engine.jit import default_jobs
     from pad_engine.trees.projectivize import describe_lifts
 
-    if args.threads < 0 or args.threads > 64:
-        raise InputError(f"--threads must be between 1 and 64 (0: one per processor), not "
-                         f"{args.threads}")
+    if args.jobs < 0 or args.jobs > 64:
+        raise InputError(f"--jobs must be between 1 and 64 (0: one per processor), not "
+                         f"{args.jobs}")
     if args.kbest < 0 or args.kbest > 1000:
         raise InputError(f"--kbest must be between 1 and 1000, not {args.kbest}")
     chosen = [o for o, v in (("--rules", args.rules), ("--model", args.model),
@@ -118,8 +120,9 @@ def run(args: argparse.Namespace) -> int:
         report = ConvertReport()
         # typed in: each tree as soon as its sentence is, not a window of sentences later
         typed = args.input in (None, "-") and _isatty(sys.stdin)
-        threads = args.threads or (1 if typed else kernel_threads())
-        chunks = convert_items(engine, items, report, not args.no_prune, args.kbest, threads)
+        jobs = args.jobs or (1 if typed else default_jobs())
+        chunks = convert_items(engine, items, report, not args.no_prune, args.kbest, jobs,
+                               fork=True)
         write_lines(args.output, chunks)
     if stream.note:
         print(f"pad convert: {stream.note}", file=sys.stderr)

@@ -240,6 +240,31 @@ def test_cli_scores_parser_output_whose_punctuation_tags_differ(tmp_path, capsys
            "deleted by the gold tree's tags on both sides" in err
 
 
+def test_an_outer_unlabeled_bracket_on_one_side_only_is_counted_per_side():
+    gold = ["( (S (NN a) (VP (VB b))))", "(TOP (S (NN a) (VB b)))", "( (S (NN a) (VB b)))"]
+    test = ["(TOP (S (NN a) (VP (VB b))))", "( (S (NN a) (VB b)))", "( (S (NN a) (VB b)))"]
+    assert evalb.score(gold, test).lone_roots == {"gold": 1, "test": 1}
+    assert not evalb.score(gold, test, [""]).lone_roots
+
+
+def test_cli_says_what_raw_treebank_gold_costs_and_how_to_score_without_it(tmp_path, capsys):
+    # a Penn Treebank .mrg tree against a conversion rooted in TOP: one bracket nothing
+    # matches in each sentence, so the note gives the score with it deleted too
+    gold, test = tmp_path / "wsj.mrg", tmp_path / "parsed.mrg"
+    gold.write_text("( (S\n    (NP-SBJ (-NONE- *) )\n    (VP (VB Go) (ADVP (RB home) ))\n"
+                    "    (. .) ))\n")
+    test.write_text("(TOP (S (VP (VB Go) (ADVP (RB home))) (. .)))\n")
+    assert main(["eval", str(gold), str(test)]) == 0
+    out, err = capsys.readouterr()
+    assert "Bracketing Recall         =  75.00" in out
+    assert "in 1 sentences the gold tree has an outer unlabeled bracket" in err
+    assert "(F-measure 85.71); with it deleted on both sides (--delete-label ''), 100.00" in err
+    assert main(["eval", str(gold), str(test), "--delete-label", ""]) == 0
+    out, err = capsys.readouterr()
+    assert "Bracketing FMeasure       = 100.00" in out
+    assert "unlabeled" not in err
+
+
 def test_cli_different_tree_counts(tmp_path, capsys):
     gold, test = tmp_path / "gold.mrg", tmp_path / "test.mrg"
     gold.write_text("(S (NN a))\n(S (NN b))\n")

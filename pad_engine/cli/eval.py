@@ -58,6 +58,16 @@ def _run_evalb(gold_path: str, test_path: str, delete: list[str], encoding: str 
     for row in report.rows:
         if row.error:  # EVALB reports these on stderr too; this says which side differs
             print(f"{row.sent_id} : {row.error}: {row.difference}", file=sys.stderr)
+    if report.lone_roots:
+        fixed = evalb.bracket_f1(evalb.score(gold, test, [*delete, ""]))
+    for side, count in report.lone_roots.items():
+        other = "test" if side == "gold" else "gold"
+        print(f"pad eval: in {count} sentences the {side} tree has an outer "
+              f"unlabeled bracket, as in '( (S ...) )', and the {other} tree has none "
+              "(rooted in TOP, which COLLINS.prm deletes): EVALB counts it as a bracket "
+              f"nothing matches, and so does this score (F-measure "
+              f"{evalb.bracket_f1(report):.2f}); with it deleted on both sides "
+              f"(--delete-label ''), {fixed:.2f}", file=sys.stderr)
     if report.realigned_words:
         print(f"pad eval: {report.realigned_words} words in {report.realigned_sentences} "
               "sentences are punctuation by the tags of one tree only: deleted by the gold "

@@ -12,7 +12,10 @@ EVALB, so this module copies its rules rather than "fixing" them:
   ``-`` or ``=`` (``NP-SBJ-1`` -> ``NP``); brackets that cover no word or carry a deleted label
   do not count; ``ADVP`` and ``PRT`` are the same label. An outer unlabeled bracket, as in
   ``( (S ...) )``, is a bracket with the empty label, exactly as in EVALB: it counts, and
-  matches only another unlabeled bracket.
+  matches only another unlabeled bracket. Where one side has it and the other does not (a
+  Penn Treebank ``.mrg`` file against trees rooted in ``TOP``), the report counts those
+  sentences (``EvalbReport.lone_roots``), so ``pad eval`` can say what it costs; ``delete``
+  with the empty label deletes it.
 * Brackets match as multisets of (label, start, end). A test bracket crosses when some gold
   bracket overlaps it without nesting; the ``Cross`` column counts such test brackets.
 * A sentence is skipped (status 2) when the test tree has no words left, and is an error
@@ -303,6 +306,11 @@ class EvalbReport:
     cutoff_len: int = CUTOFF_LEN
     realigned_words: int = 0  # words deleted by the gold tree's tag only (see the module)
     realigned_sentences: int = 0
+    lone_roots: Counter = field(default_factory=Counter)
+    """Scored sentences, by side ("gold" or "test"), where that side's tree has an outer
+    unlabeled bracket, as ``( (S ...) )``, and the other's has none (rooted in ``TOP``, which
+    COLLINS.prm deletes): EVALB counts it as a bracket the other side cannot match, as
+    :func:`score` does, one per sentence."""
 
 
 def _pct(n: int, d: int) -> float:
@@ -393,6 +401,8 @@ def score(gold_trees: Sequence[str], test_trees: Sequence[str],
             report.realigned_sentences += 1
             test = _parse(t, deleted, drop)
         row = _score_one(sent_id, gold, test)
+        if row.status == 0 and _unlabeled_root(gold) != _unlabeled_root(test):
+            report.lone_roots["gold" if _unlabeled_root(gold) else "test"] += 1
         if row.status == 1:
             errors += 1
             first_error = first_error or f"sentence {sent_id}: {row.difference}"
@@ -407,6 +417,12 @@ def score(gold_trees: Sequence[str], test_trees: Sequence[str],
         if row.length <= report.cutoff_len:
             report.within_cutoff.add(row)
     return report
+
+
+def _unlabeled_root(tree: _Tree) -> int:
+    """How many unlabeled brackets span the whole of ``tree``'s words (the outer bracket of
+    a Penn Treebank ``.mrg`` tree)."""
+    return tree.brackets["", 0, len(tree.words)]
 
 
 def _parse_or_raise(tree: str, which: str, sent_id: int, deleted: frozenset[str]) -> _Tree:

@@ -43,8 +43,6 @@ def _other(words: list[_Word], w: _Word) -> _Plan:
     p = _Plan([])
     leaf = not (w.left or w.right)
     cls = w.cls
-    if cls in ("PUNCT", "CC") and leaf:
-        return p
     hc = _head_cls(words, w)
     if cls == "ADJ":
         if leaf and ((hc in _NOMINAL and (w.index < w.head or words[w.index - 1].cls == "CC"))
@@ -134,9 +132,9 @@ def _other(words: list[_Word], w: _Word) -> _Plan:
         p.add("PRN" if w.form in ("-LRB-", "(", "-LCB-", "{") else "FRAG")
     elif not leaf or hc in ("V", "AUX", "ROOT"):
         p.add(_PHRASE.get(cls, "X"))
-    if len(p.labels) == 1 and _multiword_conjunction(words, w):
+    if len(p.labels) == 1 and not leaf and _multiword_conjunction(words, w):
         p.labels[0] = "CONJP"  # "(CONJP as well as)", "(CONJP rather than)"
-    coord = _coordination(words, w) if p.labels else None
+    coord = _coordination(words, w) if p.labels and w.right else None
     if coord is not None and not _bare(words, w.right[coord:]):
         for d in w.right[:coord]:
             p.fixed.setdefault(d, len(p.labels) - 1)
@@ -195,9 +193,9 @@ def _small_clause_subject(words: list[_Word], w: _Word) -> int | None:
 
 
 def _deictic_object(words: list[_Word], w: _Word) -> bool:
-    """A deictic adverb with a UD case marker: the noun phrase object of a PP, "(PP until
-    (NP now))", as under Collins heads (:data:`_DEICTIC`)."""
-    return w.cls == "ADV" and w.low in _DEICTIC and any(
+    """Is the adverb ``w`` deictic with a UD case marker: the noun phrase object of a PP,
+    "(PP until (NP now))", as under Collins heads (:data:`_DEICTIC`)?"""
+    return w.low in _DEICTIC and any(
         words[d].rel == "case" and words[d].leafish for d in w.left)
 
 

@@ -49,14 +49,13 @@ def _noun(words: list[_Word], w: _Word, left: list[int] | None = None) -> _Plan:
     """NP (QP for amounts, ADJP for prenominal amounts), a second NP for postmodifiers, a
     third for coordination, PP over a UD case marker. ``left``: the left dependents to use
     (of a UD predicate noun, those inside its copula)."""
-    p = _Plan([])
     if left is None:
-        left = w.left
-        if not _noun_projects(words, w):
-            return p
+        if not (w.left or w.right):
+            return _bare_noun(words, w)
         if _nac(words, w):  # "a (NAC Wayland , Mass. ,) manufacturer": one flat phrase
-            p.add("NAC")
-            return p
+            return _Plan(["NAC"])
+        left = w.left
+    p = _Plan([])
     hc = _head_cls(words, w)
     prenominal = hc in _NOMINAL and w.index < w.head
     nums: list[int] = []
@@ -152,6 +151,19 @@ def _noun(words: list[_Word], w: _Word, left: list[int] | None = None) -> _Plan:
             break
     if p.labels[-1] != "PP" and _named(words, w):
         p.add("S")  # "was elected (S (NP a director))"
+    return p
+
+
+def _bare_noun(words: list[_Word], w: _Word) -> _Plan:
+    """What :func:`_noun` makes of a nominal word without dependents (most of them, so
+    apart): NP, ADJP for a prenominal amount ("a $ 250 fine"), S after a verb of naming, or
+    nothing where it stays flat (:func:`_noun_projects`)."""
+    p = _Plan([])
+    if _noun_projects(words, w):
+        prenominal = w.index < w.head and _head_cls(words, w) in _NOMINAL
+        p.add("ADJP" if prenominal and (w.cls == "CUR" or w.form == "%") else "NP")
+        if _named(words, w):
+            p.add("S")  # "was elected (S (NP chairman))"
     return p
 
 
@@ -261,10 +273,8 @@ def _infinitival_relative(words: list[_Word], x: _Word) -> bool:
 
 
 def _noun_projects(words: list[_Word], w: _Word) -> bool:
-    """Does a nominal word project NP? Always with dependents; a bare one not inside another
-    noun phrase (determiners, numbers and prenominal nouns stay flat)."""
-    if w.left or w.right:
-        return True
+    """Does a nominal word without dependents project NP? Not inside another noun phrase
+    (determiners, numbers and prenominal nouns stay flat)."""
     if w.head < 0:
         return True
     h = words[w.head]
@@ -272,7 +282,7 @@ def _noun_projects(words: list[_Word], w: _Word) -> bool:
         return False  # "Aug. 31 , 1987"
     if _nac(words, h):
         return False  # flat inside a NAC: "(NAC Wayland , Mass. ,)"
-    if _small_clause_predicate(words, h) is not None and w.index > h.index:
+    if w.index > h.index and _small_clause_predicate(words, h) is not None:
         return True  # "(S (NP her) (NP Cristal))"
     if _detached(words, w):
         return True

@@ -27,6 +27,7 @@ _DEICTIC = {"now", "then", "here", "there", "once", "above", "below"}
 _THEN = {"formerly", "currently", "now", "previously", "once", "recently", "then", "later",
          "earlier", "still"}
 _CONJUNCTIONS = {"as well as", "rather than", "not only", "but also", "along with"}
+_CONJUNCTION_WORDS = {low for c in _CONJUNCTIONS for low in c.split()}
 
 # adverb + preposition pairs that PTB keeps flat in one PP or SBAR ("(PP rather than ...)",
 # "(SBAR even though ...)"); other adverbs before a preposition are an ADVP ("(PP (ADVP
@@ -167,6 +168,8 @@ def _compared(words: list[_Word], w: _Word, left: list[int], p: _Plan) -> None:
 
 def _multiword_conjunction(words: list[_Word], w: _Word) -> bool:
     """Does ``w`` with its one-word dependents spell a coordinator of several words?"""
+    if w.low not in _CONJUNCTION_WORDS:
+        return False
     deps = w.left + w.right
     if not deps or len(deps) > 2 or any(words[d].left or words[d].right for d in deps):
         return False

@@ -98,14 +98,35 @@ def _noun(words: list[_Word], w: _Word, left: list[int] | None = None) -> _Plan:
         base = p.add("NP")
     if prenominal and qp and (w.cls == "CUR" or any(words[d].cls == "CUR" for d in nums)):
         p.add("ADJP")
-    predicate = _small_clause_predicate(words, w)
-    if predicate is not None:  # "called (S (NP her) (NP Cristal))"
-        s = p.add("S")
-        for d in w.right[predicate:]:
-            p.fixed[d] = s
-        for d in left:
-            p.fixed.setdefault(d, base)
-        return p
+    if w.right:
+        predicate = _small_clause_predicate(words, w)
+        if predicate is not None:  # "called (S (NP her) (NP Cristal))"
+            s = p.add("S")
+            for d in w.right[predicate:]:
+                p.fixed[d] = s
+            for d in left:
+                p.fixed.setdefault(d, base)
+            return p
+        _postmodifiers(words, w, left, p, base)
+    for d in left:
+        p.fixed.setdefault(d, base)
+    if w.head >= 0:
+        for k, d in enumerate(left):  # UD: a case marker makes a PP
+            if d not in approx and _is_marker(words, d, ("P", "TO")):
+                lvl = p.add("PP")
+                for e in left[k:]:
+                    p.fixed[e] = lvl
+                break
+    if p.labels[-1] != "PP" and _named(words, w):
+        p.add("S")  # "was elected (S (NP a director))"
+    return p
+
+
+def _postmodifiers(words: list[_Word], w: _Word, left: list[int], p: _Plan, base: int
+                   ) -> None:
+    """The levels of the dependents right of a noun: an NP over its postmodifiers, another
+    over a coordination, and one over what modifies the whole coordination. ``left``: the
+    left dependents (a paired coordinator's first half goes with the coordination)."""
     coord = _coordination(words, w)
     after = _coordination_end(words, w, coord)
     if coord is not None and _bare(words, w.right[coord:after]):
@@ -141,22 +162,11 @@ def _noun(words: list[_Word], w: _Word, left: list[int] | None = None) -> _Plan:
         lvl = p.add("NP")
         for d in w.right[after:]:
             p.fixed[d] = lvl
-    for d in left:
-        p.fixed.setdefault(d, base)
-    for k, d in enumerate(left):  # UD: a case marker makes a PP
-        if _is_marker(words, d, ("P", "TO")) and w.head >= 0 and d not in approx:
-            lvl = p.add("PP")
-            for e in left[k:]:
-                p.fixed[e] = lvl
-            break
-    if p.labels[-1] != "PP" and _named(words, w):
-        p.add("S")  # "was elected (S (NP a director))"
-    return p
 
 
 def _bare_noun(words: list[_Word], w: _Word) -> _Plan:
-    """What :func:`_noun` makes of a nominal word without dependents (most of them, so
-    apart): NP, ADJP for a prenominal amount ("a $ 250 fine"), S after a verb of naming, or
+    """What :func:`_noun` makes of a nominal word without dependents (kept apart: most are
+    bare): NP, ADJP for a prenominal amount ("a $ 250 fine"), S after a verb of naming, or
     nothing where it stays flat (:func:`_noun_projects`)."""
     p = _Plan([])
     if _noun_projects(words, w):
@@ -282,10 +292,9 @@ def _noun_projects(words: list[_Word], w: _Word) -> bool:
         return False  # "Aug. 31 , 1987"
     if _nac(words, h):
         return False  # flat inside a NAC: "(NAC Wayland , Mass. ,)"
-    if w.index > h.index and _small_clause_predicate(words, h) is not None:
-        return True  # "(S (NP her) (NP Cristal))"
-    if _detached(words, w):
-        return True
+    if w.index > h.index and (_small_clause_predicate(words, h) is not None or
+                              _detached(words, w)):
+        return True  # "(S (NP her) (NP Cristal))", "Frederick Deane Jr. , (NP 63) ,"
     if _head_cls(words, w) in _NOMINAL:
         return w.cls == "DET" and w.index > w.head
     if w.cls == "NUM" and h.cls == "ADJ" and h.index < w.index and h.head < h.index:

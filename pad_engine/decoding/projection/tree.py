@@ -194,9 +194,7 @@ def _plan(words: list[_Word], w: _Word) -> tuple[list[str], list[_Level]]:
         plan = _noun(words, w)
     else:
         plan = _other(words, w)
-    cc = next((k for k, d in enumerate(w.left) if words[d].cls == "CC" and words[d].leafish
-               and (words[d].rel == "cc" or words[d].tag == "CCONJ")), None) \
-        if w.left and plan.labels and 0 <= w.head < w.index else None
+    cc = _coordinator(words, w) if w.left and plan.labels and 0 <= w.head < w.index else None
     if cc is not None and not _bare(words, [w.index]):
         # UD hangs the coordinator on the second conjunct: keep it (and the commas before
         # it) out of the conjunct's own phrase, as PTB's "(NP (NP A) and (NP B))" does
@@ -204,3 +202,12 @@ def _plan(words: list[_Word], w: _Word) -> tuple[list[str], list[_Level]]:
         for d in w.left[cc:]:
             plan.fixed[d] = level
     return plan.finish(words, w)
+
+
+def _coordinator(words: list[_Word], w: _Word) -> int | None:
+    """Index in ``w.left`` of the coordinator UD hangs on the conjunct ``w``, or None."""
+    for k, d in enumerate(w.left):
+        x = words[d]
+        if x.cls == "CC" and x.leafish and (x.rel == "cc" or x.tag == "CCONJ"):
+            return k
+    return None

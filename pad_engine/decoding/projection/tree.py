@@ -106,21 +106,20 @@ def _words(forms: list[str], tags: list[str], heads: list[int], rels: list[str] 
     """The words with their classes, final once the dependents have had their say, and
     their dependents."""
     n = len(forms)
-    rels = [_ud(r) for r in (rels or [])] + [""] * (n - len(rels or []))
-    words = [_Word(i, word_class(tag, form), tag, form, rel, head - 1)
-             for i, (form, tag, head, rel) in enumerate(zip(forms, tags, heads, rels))]
+    rels = ([_ud(r) for r in rels or ()] + [""] * n)[:n]
+    words = [_Word(i, word_class(tag, form), tag, form, rel, head - 1) for i, (form, tag, head, rel)
+             in enumerate(zip(forms, tags, heads, rels, strict=True))]
     for w in words:
         if w.head >= 0:
             h = words[w.head]
             if w.cls == "N" and w.low == "that" and h.rel == "acl":
                 w.cls = "WH"  # UD relative "that" (tagged PRON like the demonstrative)
-            if w.index < w.head:
-                h.left.insert(0, w.index)  # in word order: nearest first
-            else:
-                h.right.append(w.index)
+            (h.left if w.index < w.head else h.right).append(w.index)
             if w.cls != "PUNCT":
                 h.leafish = False
     for w in words:
+        if len(w.left) > 1:
+            w.left.reverse()  # appended in word order: nearest first
         if w.tag in ("VBN", "VERB") and _adjectival_participle(words, w):
             w.cls = "ADJ"
         elif w.low == "that" and _relative_that(words, w):

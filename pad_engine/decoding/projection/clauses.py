@@ -71,22 +71,22 @@ def _verb(words: list[_Word], w: _Word) -> _Plan:
     subject = None
     marker = None
     to = question = False
-    for k in range(inner, len(w.left)):
+    for k in range(inner, len(w.left)):  # (up to the marker)
         d = w.left[k]
-        if subject is None and marker is None and words[d].aux:
+        if subject is None and words[d].aux:
             if to:
                 p.add("S")  # "is to produce": (VP is (S (VP to produce)))
             p.fixed[d] = p.add("VP")
             to = to or words[d].cls == "TO"
-        elif subject is None and marker is None and _relative_subject(words, w, d):
+        elif subject is None and _relative_subject(words, w, d):
             marker = k  # UD "an insight (SBAR (WHNP that) (S (VP does not depend ...)))"
             break
-        elif subject is None and marker is None and _is_subject(words, d):
+        elif subject is None and _is_subject(words, d):
             subject = k
         elif _is_marker(words, d, ("P", "SC", "WH", "WADV")):
             marker = k
             break
-        elif subject is not None and marker is None and words[d].aux:
+        elif subject is not None and words[d].aux:
             question = True  # "Why did you choose": the auxiliary before the subject
     role_s = to or _clause_role(words, w)
     if subject is not None or role_s:

@@ -27,6 +27,7 @@ _DEICTIC = {"now", "then", "here", "there", "once", "above", "below"}
 _THEN = {"formerly", "currently", "now", "previously", "once", "recently", "then", "later",
          "earlier", "still"}
 _CONJUNCTIONS = {"as well as", "rather than", "not only", "but also", "along with"}
+_CONJUNCTION_WORDS = {low for c in _CONJUNCTIONS for low in c.split()}
 
 # adverb + preposition pairs that PTB keeps flat in one PP or SBAR ("(PP rather than ...)",
 # "(SBAR even though ...)"); other adverbs before a preposition are an ADVP ("(PP (ADVP
@@ -43,8 +44,6 @@ def _other(words: list[_Word], w: _Word) -> _Plan:
     p = _Plan([])
     leaf = not (w.left or w.right)
     cls = w.cls
-    if cls in ("PUNCT", "CC") and leaf:
-        return p
     hc = _head_cls(words, w)
     if cls == "ADJ":
         if leaf and ((hc in _NOMINAL and (w.index < w.head or words[w.index - 1].cls == "CC"))
@@ -134,9 +133,9 @@ def _other(words: list[_Word], w: _Word) -> _Plan:
         p.add("PRN" if w.form in ("-LRB-", "(", "-LCB-", "{") else "FRAG")
     elif not leaf or hc in ("V", "AUX", "ROOT"):
         p.add(_PHRASE.get(cls, "X"))
-    if len(p.labels) == 1 and _multiword_conjunction(words, w):
+    if len(p.labels) == 1 and not leaf and _multiword_conjunction(words, w):
         p.labels[0] = "CONJP"  # "(CONJP as well as)", "(CONJP rather than)"
-    coord = _coordination(words, w) if p.labels else None
+    coord = _coordination(words, w) if p.labels and w.right else None
     if coord is not None and not _bare(words, w.right[coord:]):
         for d in w.right[:coord]:
             p.fixed.setdefault(d, len(p.labels) - 1)
@@ -169,6 +168,8 @@ def _compared(words: list[_Word], w: _Word, left: list[int], p: _Plan) -> None:
 
 def _multiword_conjunction(words: list[_Word], w: _Word) -> bool:
     """Does ``w`` with its one-word dependents spell a coordinator of several words?"""
+    if w.low not in _CONJUNCTION_WORDS:
+        return False
     deps = w.left + w.right
     if not deps or len(deps) > 2 or any(words[d].left or words[d].right for d in deps):
         return False
@@ -195,9 +196,9 @@ def _small_clause_subject(words: list[_Word], w: _Word) -> int | None:
 
 
 def _deictic_object(words: list[_Word], w: _Word) -> bool:
-    """A deictic adverb with a UD case marker: the noun phrase object of a PP, "(PP until
-    (NP now))", as under Collins heads (:data:`_DEICTIC`)."""
-    return w.cls == "ADV" and w.low in _DEICTIC and any(
+    """Is the adverb ``w`` deictic with a UD case marker: the noun phrase object of a PP,
+    "(PP until (NP now))", as under Collins heads (:data:`_DEICTIC`)?"""
+    return w.low in _DEICTIC and any(
         words[d].rel == "case" and words[d].leafish for d in w.left)
 
 

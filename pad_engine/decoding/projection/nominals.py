@@ -49,14 +49,13 @@ def _noun(words: list[_Word], w: _Word, left: list[int] | None = None) -> _Plan:
     """NP (QP for amounts, ADJP for prenominal amounts), a second NP for postmodifiers, a
     third for coordination, PP over a UD case marker. ``left``: the left dependents to use
     (of a UD predicate noun, those inside its copula)."""
-    p = _Plan([])
     if left is None:
-        left = w.left
-        if not _noun_projects(words, w):
-            return p
+        if not (w.left or w.right):
+            return _bare_noun(words, w)
         if _nac(words, w):  # "a (NAC Wayland , Mass. ,) manufacturer": one flat phrase
-            p.add("NAC")
-            return p
+            return _Plan(["NAC"])
+        left = w.left
+    p = _Plan([])
     hc = _head_cls(words, w)
     prenominal = hc in _NOMINAL and w.index < w.head
     nums: list[int] = []
@@ -99,14 +98,35 @@ def _noun(words: list[_Word], w: _Word, left: list[int] | None = None) -> _Plan:
         base = p.add("NP")
     if prenominal and qp and (w.cls == "CUR" or any(words[d].cls == "CUR" for d in nums)):
         p.add("ADJP")
-    predicate = _small_clause_predicate(words, w)
-    if predicate is not None:  # "called (S (NP her) (NP Cristal))"
-        s = p.add("S")
-        for d in w.right[predicate:]:
-            p.fixed[d] = s
-        for d in left:
-            p.fixed.setdefault(d, base)
-        return p
+    if w.right:
+        predicate = _small_clause_predicate(words, w)
+        if predicate is not None:  # "called (S (NP her) (NP Cristal))"
+            s = p.add("S")
+            for d in w.right[predicate:]:
+                p.fixed[d] = s
+            for d in left:
+                p.fixed.setdefault(d, base)
+            return p
+        _postmodifiers(words, w, left, p, base)
+    for d in left:
+        p.fixed.setdefault(d, base)
+    if w.head >= 0:
+        for k, d in enumerate(left):  # UD: a case marker makes a PP
+            if d not in approx and _is_marker(words, d, ("P", "TO")):
+                lvl = p.add("PP")
+                for e in left[k:]:
+                    p.fixed[e] = lvl
+                break
+    if p.labels[-1] != "PP" and _named(words, w):
+        p.add("S")  # "was elected (S (NP a director))"
+    return p
+
+
+def _postmodifiers(words: list[_Word], w: _Word, left: list[int], p: _Plan, base: int
+                   ) -> None:
+    """The levels of the dependents right of a noun: an NP over its postmodifiers, another
+    over a coordination, and one over what modifies the whole coordination. ``left``: the
+    left dependents (a paired coordinator's first half goes with the coordination)."""
     coord = _coordination(words, w)
     after = _coordination_end(words, w, coord)
     if coord is not None and _bare(words, w.right[coord:after]):
@@ -142,16 +162,18 @@ def _noun(words: list[_Word], w: _Word, left: list[int] | None = None) -> _Plan:
         lvl = p.add("NP")
         for d in w.right[after:]:
             p.fixed[d] = lvl
-    for d in left:
-        p.fixed.setdefault(d, base)
-    for k, d in enumerate(left):  # UD: a case marker makes a PP
-        if _is_marker(words, d, ("P", "TO")) and w.head >= 0 and d not in approx:
-            lvl = p.add("PP")
-            for e in left[k:]:
-                p.fixed[e] = lvl
-            break
-    if p.labels[-1] != "PP" and _named(words, w):
-        p.add("S")  # "was elected (S (NP a director))"
+
+
+def _bare_noun(words: list[_Word], w: _Word) -> _Plan:
+    """What :func:`_noun` makes of a nominal word without dependents (kept apart: most are
+    bare): NP, ADJP for a prenominal amount ("a $ 250 fine"), S after a verb of naming, or
+    nothing where it stays flat (:func:`_noun_projects`)."""
+    p = _Plan([])
+    if _noun_projects(words, w):
+        prenominal = w.index < w.head and _head_cls(words, w) in _NOMINAL
+        p.add("ADJP" if prenominal and (w.cls == "CUR" or w.form == "%") else "NP")
+        if _named(words, w):
+            p.add("S")  # "was elected (S (NP chairman))"
     return p
 
 
@@ -261,10 +283,8 @@ def _infinitival_relative(words: list[_Word], x: _Word) -> bool:
 
 
 def _noun_projects(words: list[_Word], w: _Word) -> bool:
-    """Does a nominal word project NP? Always with dependents; a bare one not inside another
-    noun phrase (determiners, numbers and prenominal nouns stay flat)."""
-    if w.left or w.right:
-        return True
+    """Does a nominal word without dependents project NP? Not inside another noun phrase
+    (determiners, numbers and prenominal nouns stay flat)."""
     if w.head < 0:
         return True
     h = words[w.head]
@@ -272,10 +292,9 @@ def _noun_projects(words: list[_Word], w: _Word) -> bool:
         return False  # "Aug. 31 , 1987"
     if _nac(words, h):
         return False  # flat inside a NAC: "(NAC Wayland , Mass. ,)"
-    if _small_clause_predicate(words, h) is not None and w.index > h.index:
-        return True  # "(S (NP her) (NP Cristal))"
-    if _detached(words, w):
-        return True
+    if w.index > h.index and (_small_clause_predicate(words, h) is not None or
+                              _detached(words, w)):
+        return True  # "(S (NP her) (NP Cristal))", "Frederick Deane Jr. , (NP 63) ,"
     if _head_cls(words, w) in _NOMINAL:
         return w.cls == "DET" and w.index > w.head
     if w.cls == "NUM" and h.cls == "ADJ" and h.index < w.index and h.head < h.index:

@@ -20,6 +20,8 @@ _NOTHING: _Level = ([], [])  # shared: never changed
 class _Plan:
     """Levels under construction: labels bottom up, fixed dependent levels, the rest float."""
 
+    __slots__ = ("fixed", "labels", "top")
+
     def __init__(self, labels: list[str]):
         self.labels = labels
         self.fixed: dict[int, int] = {}
@@ -33,40 +35,48 @@ class _Plan:
         """The labels and the dependents each level attaches. Levels never decrease outward
         on either side, so each level's phrase is contiguous: this is what makes the tree
         induce exactly the d-parse, whatever the rules above decided."""
-        if not (w.left or w.right):
-            return self.labels, [_NOTHING] * len(self.labels)
-        if not self.labels:
-            self.labels.append(_PHRASE.get(w.cls, "X"))
-        marks: set[int] = set()  # the punctuation that sets the phrase off as a PRN
-        if w.head >= 0 and _parenthetical(words, w):
-            prn = self.add("PRN")  # ", for example ,", "( 1986 )": set off on both sides
-            marks = {w.left[-1], w.right[-1]}
-        elif 0 <= w.head < w.index and w.left and words[w.left[-1]].form == "--":
-            prn = self.add("PRN")  # "a high point -- (NP 33 days)"
-            marks = {w.left[-1]}
-        for d in marks:
-            self.fixed[d] = prn
-        top = self.top if self.top is not None else len(self.labels) - 1
-        levels: list[_Level] = [([], []) for _ in self.labels]
-        for k, side in enumerate((w.left, w.right)):
+        left, right = w.left, w.right
+        labels, fixed = self.labels, self.fixed
+        if not (left or right):
+            return labels, [_NOTHING] * len(labels)
+        if not labels:
+            labels.append(_PHRASE.get(w.cls, "X"))
+        marks: tuple[int, ...] = ()  # the punctuation that sets the phrase off as a PRN
+        if w.head >= 0 and left and right and _parenthetical(words, w):
+            marks = (left[-1], right[-1])  # ", for example ,", "( 1986 )": set off on both sides
+        elif left and 0 <= w.head < w.index and words[left[-1]].form == "--":
+            marks = (left[-1],)  # "a high point -- (NP 33 days)"
+        if marks:
+            prn = self.add("PRN")
+            for d in marks:
+                fixed[d] = prn
+        top = self.top if self.top is not None else len(labels) - 1
+        levels: list[_Level] = []
+        for _ in labels:  # (a loop: cheaper than a comprehension for one or two)
+            levels.append(([], []))
+        for k, side in ((0, left), (1, right)):
+            if not side:
+                continue
             # a floating dependent takes the level of the nearest fixed one farther out
-            # (trailing ones: punctuation to the top, others with the nearer ones)
-            level: dict[int, int] = {}
-            farther: int | None = None
+            # (trailing ones: punctuation to the top, others with the nearer ones; -1: any)
+            asked: list[int] = []  # farthest first
+            farther = -1
             for d in reversed(side):
-                if d in marks:  # the rest floats as if they were not there: ", (PP for
-                    level[d] = self.fixed[d]  # example) ," rather than ", (PP for) example ,"
-                elif d in self.fixed:
-                    farther = self.fixed[d]
-                    level[d] = farther
-                elif farther is not None:
-                    level[d] = farther
+                level = fixed.get(d, -1)
+                if level >= 0:
+                    if d not in marks:  # the rest floats as if they were not there: ", (PP
+                        farther = level  # for example) ," rather than ", (PP for) example ,"
+                elif farther >= 0:
+                    level = farther
                 elif words[d].cls == "PUNCT":
-                    level[d] = top
+                    level = top
+                asked.append(level)
             low = 0
-            for d in side:  # nearest first: levels may only grow outward
-                low = max(low, level.get(d, low))
+            for d, level in zip(side, reversed(asked)):  # nearest first: levels only grow
+                if level > low:
+                    low = level
                 levels[low][k].append(d)
         for lefts, _ in levels:
-            lefts.reverse()  # farthest first
-        return self.labels, levels
+            if lefts[1:]:
+                lefts.reverse()  # farthest first
+        return labels, levels

@@ -88,8 +88,9 @@ def projection(forms: list[str], tags: list[str], heads: list[int],
                rels: list[str] | None = None) -> Projection:
     """The projection of :func:`project`, its tree not made yet."""
     words = _words(forms, tags, heads, rels)
+    root = heads.index(0)
     brackets: list[_Bracket] = []
-    for i in _bottom_up(words, heads):  # each word after its dependents
+    for i in _bottom_up(words, root):  # each word after its dependents
         below = tags[i]  # the label of the phrase below (first the word's tag)
         labels, levels = _plan(words, words[i])
         for label, (lefts, rights) in zip(labels, levels):
@@ -97,7 +98,7 @@ def projection(forms: list[str], tags: list[str], heads: list[int],
                 continue  # a level nothing attaches to repeats the phrase below: no bracket
             brackets.append((i, label, lefts, rights))
             below = label
-    return Projection(list(tags), heads.index(0), brackets)
+    return Projection(list(tags), root, brackets)
 
 
 def _words(forms: list[str], tags: list[str], heads: list[int], rels: list[str] | None
@@ -105,40 +106,41 @@ def _words(forms: list[str], tags: list[str], heads: list[int], rels: list[str] 
     """The words with their classes, final once the dependents have had their say, and
     their dependents."""
     n = len(forms)
-    rels = [_ud(r) for r in (rels or [])] + [""] * (n - len(rels or []))
-    words = [_Word(i, word_class(tags[i], forms[i]), tags[i], forms[i], rels[i], heads[i] - 1)
-             for i in range(n)]
+    rels = ([_ud(r) for r in rels or ()] + [""] * n)[:n]
+    words = [_Word(i, word_class(tag, form), tag, form, rel, head - 1) for i, (form, tag, head, rel)
+             in enumerate(zip(forms, tags, heads, rels, strict=True))]
     for w in words:
-        if w.cls == "N" and w.low == "that" and w.head >= 0 and words[w.head].rel == "acl":
-            w.cls = "WH"  # UD relative "that" (tagged PRON like the demonstrative)
         if w.head >= 0:
             h = words[w.head]
+            if w.cls == "N" and w.low == "that" and h.rel == "acl":
+                w.cls = "WH"  # UD relative "that" (tagged PRON like the demonstrative)
             (h.left if w.index < w.head else h.right).append(w.index)
             if w.cls != "PUNCT":
                 h.leafish = False
     for w in words:
-        w.left.reverse()  # appended in word order: nearest first
+        if len(w.left) > 1:
+            w.left.reverse()  # appended in word order: nearest first
         if w.tag in ("VBN", "VERB") and _adjectival_participle(words, w):
             w.cls = "ADJ"
         elif w.low == "that" and _relative_that(words, w):
             w.cls = "WH"
     for w in words:  # the classes are final
-        w.aux = w.leafish and _is_aux(words, w.index)
-        if w.aux and w.index < w.head:
-            h = words[w.head]
-            h.last_aux = max(h.last_aux, w.index)
+        if w.leafish and _is_aux(words, w.index):
+            w.aux = True
+            if w.index < w.head:
+                words[w.head].last_aux = w.index  # in word order: the last one so far
     return words
 
 
-def _bottom_up(words: list[_Word], heads: list[int]) -> list[int]:
-    """The words (0-based) of the first root's subtree, each after its dependents."""
+def _bottom_up(words: list[_Word], root: int) -> list[int]:
+    """The words (0-based) of the subtree of ``root``, each after its dependents."""
     order = []
-    stack = [heads.index(0)]
+    stack = [root]
     while stack:  # every word before its dependents; reversed, after them
-        i = stack.pop()
-        order.append(i)
-        stack.extend(words[i].left)
-        stack.extend(words[i].right)
+        w = words[stack.pop()]
+        order.append(w.index)
+        stack += w.left
+        stack += w.right
     order.reverse()
     return order
 
@@ -160,32 +162,38 @@ def _ud(rel: str) -> str:
     return rel if rel in UD_RELATIONS else ""
 
 
+def _inside(words: list[_Word], w: _Word) -> bool:
+    """Does the bare word ``w`` stay inside its head's phrase, projecting nothing?"""
+    if w.index < w.head:  # "the expected number", UD "will go"
+        return (w.cls in ("V", "ADJ") and _head_cls(words, w) in _NOMINAL) or w.aux
+    if w.tag == "VBG" and words[w.head].cls == "N":
+        return True  # a gerund as a noun: "dollar buying", "construction and manufacturing"
+    # "to modify or discontinue it", "encourage, promote or advocate": one VP
+    return w.cls == "V" and words[w.head].cls == "V" and _listed(words, w)
+
+
 def _plan(words: list[_Word], w: _Word) -> tuple[list[str], list[_Level]]:
     """The phrase labels of ``w``'s chain (bottom up) and the dependents each attaches."""
-    if not (w.left or w.right) and w.head >= 0:  # a bare word inside its head's phrase
-        if w.index < w.head:
-            if (w.cls in ("V", "ADJ") and _head_cls(words, w) in _NOMINAL) or w.aux:
-                return [], []  # "the expected number", UD "will go"
-        elif w.tag == "VBG" and words[w.head].cls == "N":
-            return [], []  # a gerund as a noun: "dollar buying", "construction and manufacturing"
-        elif w.cls == "V" and words[w.head].cls == "V" and _listed(words, w):
-            return [], []  # "to modify or discontinue it", "encourage, promote or advocate": one VP
-    if w.cls == "V" and _prenominal(words, w) and not w.right:
+    cls = w.cls
+    if not (w.left or w.right):  # a bare word
+        if cls in ("PUNCT", "CC"):
+            return [], []  # bare punctuation and coordinators project nothing
+        if w.head >= 0 and _inside(words, w):
+            return [], []
+    if cls == "V" and _prenominal(words, w) and not w.right:
         plan = _Plan(["ADJP"])  # "recently diagnosed cancer"
-    elif w.cls in ("V", "AUX") or (w.cls == "TO" and _has_verb(words, w.right)):
+    elif cls in ("V", "AUX") or (cls == "TO" and _has_verb(words, w.right)):
         plan = _verb(words, w)
-    elif w.cls in ("ADJ", "ADV", "NEG") and w.last_aux >= 0:
+    elif cls in ("ADJ", "ADV", "NEG") and w.last_aux >= 0:
         plan = _verb(words, w)  # UD copula: "is big" is headed by "big"
-    elif w.cls in _NOMINAL and w.last_aux >= 0:
+    elif cls in _NOMINAL and w.last_aux >= 0:
         plan = _verb(words, w)  # "is a man"
-    elif (w.cls in _NOMINAL and w.cls != "WH") or _deictic_object(words, w) or \
-            (w.cls == "ADJ" and _nominal_adjective(words, w)):
+    elif (cls in _NOMINAL and cls != "WH") or (cls == "ADV" and _deictic_object(words, w)) \
+            or (cls == "ADJ" and _nominal_adjective(words, w)):
         plan = _noun(words, w)
     else:
         plan = _other(words, w)
-    cc = next((k for k, d in enumerate(w.left) if words[d].cls == "CC" and words[d].leafish
-               and (words[d].rel == "cc" or words[d].tag == "CCONJ")), None) \
-        if w.left and plan.labels and 0 <= w.head < w.index else None
+    cc = _coordinator(words, w) if w.left and plan.labels and 0 <= w.head < w.index else None
     if cc is not None and not _bare(words, [w.index]):
         # UD hangs the coordinator on the second conjunct: keep it (and the commas before
         # it) out of the conjunct's own phrase, as PTB's "(NP (NP A) and (NP B))" does
@@ -193,3 +201,12 @@ def _plan(words: list[_Word], w: _Word) -> tuple[list[str], list[_Level]]:
         for d in w.left[cc:]:
             plan.fixed[d] = level
     return plan.finish(words, w)
+
+
+def _coordinator(words: list[_Word], w: _Word) -> int | None:
+    """Index in ``w.left`` of the coordinator UD hangs on the conjunct ``w``, or None."""
+    for k, d in enumerate(w.left):
+        x = words[d]
+        if x.cls == "CC" and x.leafish and (x.rel == "cc" or x.tag == "CCONJ"):
+            return k
+    return None

@@ -77,6 +77,6 @@ class _Plan:
                     low = level
                 levels[low][k].append(d)
         for lefts, _ in levels:
-            if lefts[1:]:
+            if len(lefts) > 1:
                 lefts.reverse()  # farthest first
         return labels, levels

@@ -125,3 +125,26 @@ def test_pad_convert_in_two_processes_writes_what_one_writes(tmp_path, extra):
     assert runs["1"] == runs["2"]
     assert "skipped" in runs["2"][1]
     assert "sentences converted" in runs["2"][1]
+
+
+def test_pad_parse_in_two_processes_writes_what_one_writes(tmp_path):
+    lines = ["The committee approved the budget .", "Prices will rise again next year .",
+             "She has lived in a small town near the coast ."]
+    src = tmp_path / "in.txt"
+    # past the window, so the workers are forked; an unreadable line among them
+    src.write_text("\n".join(lines * 50 + ["bad \x07 bell"] + lines * 10) + "\n",
+                   encoding="utf-8")
+    runs = {}
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    for jobs in ("1", "2"):
+        out, deps = tmp_path / f"out{jobs}.mrg", tmp_path / f"deps{jobs}.conllu"
+        proc = subprocess.run([sys.executable, "-m", "pad_engine", "parse", str(src), "-o",
+                               str(out), "--deps-out", str(deps), "-j", jobs], env=env,
+                              capture_output=True, text=True, timeout=900)
+        assert proc.returncode == 0, proc.stderr[-2000:]
+        runs[jobs] = (out.read_text(encoding="utf-8"), deps.read_text(encoding="utf-8"),
+                      proc.stderr)
+    assert runs["1"] == runs["2"]
+    assert runs["2"][0].split("\n")[150] == ""  # the unreadable line keeps its place
+    assert f"skipped {src}:151:" in runs["2"][2]
+    assert "180 of 181 sentences parsed" in runs["2"][2]

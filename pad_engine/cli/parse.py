@@ -3,6 +3,14 @@
 from __future__ import annotations
 
 import argparse
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from pad_engine.errors import InputError
+
+if TYPE_CHECKING:  # the CLI imports the engine only for the command that runs
+    from pad_engine.decoding.engine import Converter
+    from pad_engine.parsing.pipeline import Analysis
 
 HELP = ("Parse text: tag, d-parse and convert plain text (one sentence per line) or CoNLL "
         "without heads into Penn trees.")
@@ -26,14 +34,51 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--tokenize", action="store_true",
                         help="split raw text lines into Penn-style tokens (default: split at "
                              "whitespace)")
+    parser.add_argument("-j", "--jobs", type=int, default=0, metavar="N",
+                        help="sentences parsed at once in worker processes, on Linux (default: "
+                             "one per processor, at most 4; output order is kept)")
+
+
+@dataclass(frozen=True)
+class _Parsed:
+    """What became of one sentence: its tree text, its d-parse's CoNLL lines, the k-best
+    list's cut (0: none) and the reason it could not be converted, if any."""
+
+    trees: str
+    deps: str
+    cut_to: int = 0
+    problem: InputError | None = None
+
+
+def _convert(engine: Converter, analysis: Analysis, kbest: int, name: str) -> _Parsed:
+    """One analysed sentence's trees (the best, or the ``kbest`` best) and d-parse."""
+    from pad_engine.parsing.text import conll_lines
+
+    item = analysis.sentence
+    sent = analysis.dep_sentence()
+    deps = conll_lines(item, analysis.tags, analysis.heads, analysis.rels)
+    try:
+        if kbest:
+            cands = engine.candidates(sent, k=kbest)
+            return _Parsed("".join(f"{c.score:.4f}\t{c.penn(sent.forms)}\n" for c in cands)
+                           + "\n", deps, cands[0].cut_to if cands else 0)
+        return _Parsed(engine.best_line(sent)[0] + "\n", deps)
+    except InputError as err:
+        return _Parsed("\n\n" if kbest else "\n", deps,
+                       problem=InputError(err.problem, name, item.line))
+
+
+def _unread(item: object) -> bool:
+    """Whether ``item`` is a sentence the reader could not read (its error)."""
+    return isinstance(item, InputError)
 
 
 def run(args: argparse.Namespace) -> int:
     import sys
 
+    from pad_engine.batch.forked import can_fork, ordered_forked
     from pad_engine.decoding.engine import Engine
     from pad_engine.decoding.parser import kbest_cut_note
-    from pad_engine.errors import InputError
     from pad_engine.io.gate import (
         check_inputs,
         prepare_outputs,
@@ -41,11 +86,15 @@ def run(args: argparse.Namespace) -> int:
         read_stream,
         write_lines,
     )
+    from pad_engine.jit import default_jobs
     from pad_engine.parsing.pipeline import TextPipeline, load_text_model, paired_choice
-    from pad_engine.parsing.text import conll_lines, read_text
+    from pad_engine.parsing.text import read_text
 
     if args.kbest < 0 or args.kbest > 1000:
         raise InputError(f"--kbest must be between 1 and 1000, not {args.kbest}")
+    if args.jobs < 0 or args.jobs > 64:
+        raise InputError(f"--jobs must be between 1 and 64 (0: one per processor), not "
+                         f"{args.jobs}")
     parser_file = args.parser if args.parser not in ("ptb", "ud") else None
     inputs = [args.input, args.model, parser_file]
     check_inputs(inputs)
@@ -70,28 +119,27 @@ def run(args: argparse.Namespace) -> int:
     trees, deps, problems = [], [], []
     cut: list[tuple[int | None, int]] = []  # (line, k) of each sentence the k-best budget cut
     converted = 0
-    analyses = iter(pipeline.analyze_many([i for i in items if not isinstance(i, InputError)]))
-    for item in items:
-        if isinstance(item, InputError):
+    jobs = args.jobs or default_jobs()
+    if jobs > 1 and can_fork():  # each worker tags, d-parses and converts its sentences
+        done = ordered_forked(lambda item: _convert(engine, pipeline.analyze(item), args.kbest,
+                                                    name), items, jobs, _unread)
+    else:  # every sentence tagged, then every one parsed: each stage's tables stay cached
+        analyses = iter(pipeline.analyze_many([i for i in items if not _unread(i)]))
+        done = ((item, None if _unread(item) else _convert(engine, next(analyses), args.kbest,
+                                                          name)) for item in items)
+    for item, parsed in done:
+        if parsed is None:
             problems.append(item)
             trees.append("\n\n" if args.kbest else "\n")
             continue
-        analysis = next(analyses)
-        sent = analysis.dep_sentence()
-        try:
-            if args.kbest:
-                cands = engine.candidates(sent, k=args.kbest)
-                trees.append("".join(f"{c.score:.4f}\t{c.penn(sent.forms)}\n" for c in cands)
-                             + "\n")
-                if cands and cands[0].cut_to:
-                    cut.append((item.line, cands[0].cut_to))
-            else:
-                trees.append(engine.best_line(sent)[0] + "\n")
-            converted += 1
-        except InputError as err:
-            problems.append(InputError(err.problem, name, item.line))
-            trees.append("\n\n" if args.kbest else "\n")
-        deps.append(conll_lines(item, analysis.tags, analysis.heads, analysis.rels))
+        trees.append(parsed.trees)
+        deps.append(parsed.deps)
+        if parsed.problem is not None:
+            problems.append(parsed.problem)
+            continue
+        if parsed.cut_to:
+            cut.append((item.line, parsed.cut_to))
+        converted += 1
     write_lines(args.output, trees)
     if args.deps_out:
         write_lines(args.deps_out, deps)

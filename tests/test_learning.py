@@ -12,6 +12,7 @@ from pad_engine.decoding.grammar import UNKNOWN_TAG, Grammar
 from pad_engine.decoding.parser import Parser
 from pad_engine.learning.retrain import (
     CrossValidation,
+    Plan,
     cross_validate,
     evaluate,
     learning_curve,
@@ -127,6 +128,31 @@ def test_cross_validate_folds():
         cross_validate(examples[:1])
     with pytest.raises(ValueError, match="at least 2 trees, got 0"):
         cross_validate([])
+
+
+def test_folds_on_threads_give_what_one_at_a_time_gives(monkeypatch):
+    import threading
+
+    import pad_engine.learning.retrain as retrain_module
+
+    examples = toy_examples()
+    runs, threads = {}, {}
+    for jobs in (1, 3):
+        monkeypatch.setattr(retrain_module, "default_jobs", lambda jobs=jobs: jobs)
+        seen: set[int] = set()
+        scored = retrain_module._score
+
+        def recording(*args, seen=seen, scored=scored):
+            seen.add(threading.get_ident())
+            return scored(*args)
+
+        monkeypatch.setattr(retrain_module, "_score", recording)
+        cv = retrain_module.compare(examples, 3, Plan(), retrain(examples))
+        runs[jobs] = (cv.new.f1, cv.new.folds, cv.current.f1, cv.current.folds)
+        threads[jobs] = len(seen)
+    assert runs[1] == runs[3]  # pooled in fold order whichever fold finished first
+    assert threads[1] == 1
+    assert threads[3] > 1
 
 
 def test_cross_validate_from_a_base_model():

@@ -148,3 +148,20 @@ def test_pad_parse_in_two_processes_writes_what_one_writes(tmp_path):
     assert runs["2"][0].split("\n")[150] == ""  # the unreadable line keeps its place
     assert f"skipped {src}:151:" in runs["2"][2]
     assert "180 of 181 sentences parsed" in runs["2"][2]
+
+
+def test_a_worker_killed_is_one_error_and_no_output(tmp_path):
+    out = _python("""
+        import os
+        from pad_engine.batch.forked import ordered_forked
+        from pad_engine.errors import PadError
+        def work(i):
+            if i == 700:
+                os.kill(os.getpid(), 9)  # as the system's out-of-memory killer would
+            return i
+        try:
+            list(ordered_forked(work, range(2000), 2))
+        except PadError as err:
+            print("PadError:", err)
+    """)
+    assert out.startswith("PadError: a worker process stopped before its work was done")

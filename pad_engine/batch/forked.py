@@ -22,6 +22,8 @@ from concurrent.futures.process import BrokenProcessPool
 from itertools import chain, islice
 from typing import TypeVar
 
+from pad_engine.errors import PadError
+
 T = TypeVar("T")
 R = TypeVar("R")
 
@@ -83,8 +85,9 @@ def ordered_forked(work: Callable[[T], R], items: Iterable[T], workers: int,
                 yield from _results(*window.popleft(), skip)
         while window:
             yield from _results(*window.popleft(), skip)
-    except BrokenProcessPool as err:
-        raise RuntimeError("a conversion worker process died (out of memory?)") from err
+    except BrokenProcessPool as err:  # killed (the system out of memory?): one line, no trace
+        raise PadError("a worker process stopped before its work was done (killed, or the "
+                       "system ran out of memory?); nothing was written") from err
     finally:  # a consumer that stops early (or Ctrl-C): work not started is dropped
         pool.shutdown(wait=True, cancel_futures=True)
         _work = None

@@ -141,6 +141,17 @@ def test_the_guard_lets_a_pattern_taught_through(base):
     assert _decoded(model, unseen) == _gold(unseen)
 
 
+def test_the_guard_on_threads_measures_what_one_fold_at_a_time_measures(base, monkeypatch):
+    import pad_engine.learning.adaptation as adaptation
+
+    taught = _examples([_verb_pp(i, nested=True) for i in range(10)])
+    gains = {}
+    for jobs in (1, 2):
+        monkeypatch.setattr(adaptation, "default_jobs", lambda jobs=jobs: jobs)
+        gains[jobs] = adapt(taught, base, by_name("guarded")).training["guard"]
+    assert gains[1] == gains[2]
+
+
 def test_a_label_free_base_adapted_reads_the_projection_and_its_file_saved(label_free_base):
     base = label_free_base
     assert base.dep_labels == ""

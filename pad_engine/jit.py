@@ -48,9 +48,11 @@ def leaf(**options):
 
 
 def default_jobs() -> int:
-    """How many sentences ``pad convert`` converts at once by default: one per processor this
-    process may use, at most 4 (forked workers on two cores measured 1.8x one; a third
-    worker on two cores was slower than two; more than two cores not measured)."""
+    """How much runs at once by default: the sentences ``pad convert`` and ``pad parse`` work
+    on (forked workers), the folds of Retrain's cross-validation (threads). One per
+    processor this process may use, at most 4 (forked conversion workers on two cores
+    measured 1.8x one; a third on two cores was slower than two; more than two cores not
+    measured)."""
     affinity = getattr(os, "sched_getaffinity", None)  # not on macOS or Windows
     cpus = len(affinity(0)) if affinity else os.cpu_count() or 1
     return max(1, min(4, cpus))

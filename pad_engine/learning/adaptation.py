@@ -15,12 +15,10 @@ measurements behind the choice).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 
 from pad_engine.decoding.model import Model
 from pad_engine.decoding.parser import Parser
-from pad_engine.jit import default_jobs
 from pad_engine.learning.evalb import bracket_f1, score
 from pad_engine.learning.evaluation import Evaluation, evaluate
 from pad_engine.learning.train import Example, Progress, example_from_lextree, train
@@ -224,16 +222,13 @@ def guard(examples: list[Example], base: Model, method: Method = DEFAULT, *,
     k = min(folds, len(examples))
     gained = 1.0
     if k >= 2:
+        from pad_engine.learning.retrain import fold_results
 
-        def fold(f: int) -> tuple[Evaluation, Evaluation]:
-            held = examples[f::k]
-            kept = [ex for i, ex in enumerate(examples) if i % k != f]
+        def fold(kept: list[Example], held: list[Example]) -> tuple[Evaluation, Evaluation]:
             return (evaluate(adapt(kept, base, method, pool=pool, seed=seed, cancel=cancel),
                              held, cancel=cancel), evaluate(base, held, cancel=cancel))
 
-        # folds at once on threads, as the app's comparison (retrain._cross_validate)
-        with ThreadPoolExecutor(min(k, default_jobs()), thread_name_prefix="pad-fold") as run:
-            results = list(run.map(fold, range(k)))
+        results = fold_results(examples, k, fold, cancel=cancel)
         gold, new, old = [], [], []
         for adapted, kept_base in results:  # pooled in fold order
             gold += adapted.gold

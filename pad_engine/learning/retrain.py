@@ -14,6 +14,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass
+from typing import TypeVar
 
 from pad_engine.decoding.engine import Converter, Engine
 from pad_engine.decoding.model import Model
@@ -23,6 +24,8 @@ from pad_engine.learning.evaluation import Evaluation, evaluate
 from pad_engine.learning.train import WARM_START, Cancelled, Example, Progress, train
 from pad_engine.trees.deptree import DepSentence
 from pad_engine.trees.lextree import to_line
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -176,35 +179,48 @@ def _cross_validate(examples: list[Example], folds: int, rivals: list[Rival],
     if folds < 2:
         raise ValueError(f"cross-validation needs at least 2 folds, got {folds}")
     start = time.perf_counter()
-    k = min(folds, len(examples))
-
-    def fold(f: int) -> list[Evaluation]:
-        held = examples[f::k]
-        kept = [ex for i, ex in enumerate(examples) if i % k != f]
-        return [_score(rival, kept, held, cancel) for rival in rivals]
-
-    # folds at once on threads (the kernels release Python's lock): 200 PTB trees continued
-    # from the bundled model, 8.2 -> 6.7 s on two cores; 100 GENTLE trees, UD, 2.4 -> 1.8 s
-    pool = ThreadPoolExecutor(min(k, default_jobs()), thread_name_prefix="pad-fold")
-    try:
-        runs = [pool.submit(fold, f) for f in range(k)]
-        for done, _ in enumerate(as_completed(runs), 1):  # progress as folds finish
-            if progress is not None:
-                progress(done, k)
-            if done < k and cancel is not None and cancel():
-                raise Cancelled()  # as one fold at a time stops before its next fold
-        results = [run.result() for run in runs]
-    finally:
-        pool.shutdown(wait=True, cancel_futures=True)
+    results = fold_results(
+        examples, folds,
+        lambda kept, held: [_score(rival, kept, held, cancel) for rival in rivals],
+        progress, cancel)
     pooled = [([], [], []) for _ in rivals]  # gold, test, per-fold F1
-    for fold_results in results:  # pooled in fold order: the figures of one fold at a time
-        for result, (gold, test, per_fold) in zip(fold_results, pooled):
+    for scored in results:  # pooled in fold order: the figures of one fold at a time
+        for result, (gold, test, per_fold) in zip(scored, pooled):
             per_fold.append(result.f1)
             gold += result.gold
             test += result.test
     seconds = time.perf_counter() - start
     return [CrossValidation(bracket_f1(score(gold, test)), per_fold, len(examples), seconds)
             for gold, test, per_fold in pooled]
+
+
+def fold_results(examples: list[Example], folds: int,
+                 score_fold: Callable[[list[Example], list[Example]], T],
+                 progress: Callable[[int, int], None] | None = None,
+                 cancel: Callable[[], bool] | None = None) -> list[T]:
+    """``score_fold(kept, held)`` of each of ``min(folds, len(examples))`` folds, in fold
+    order; fold f holds out every example whose index is f modulo the number of folds.
+    The folds run at once on threads (their training and decoding release Python's lock):
+    the app's comparison after Retrain, 200 PTB trees continued from the bundled model,
+    8.2 -> 6.7 s on two cores; 100 GENTLE trees, UD, 2.4 -> 1.8 s. ``progress`` hears each
+    fold as it finishes; a ``cancel`` seen then stops the rest (Cancelled), as one fold at a
+    time would stop before its next."""
+    k = min(folds, len(examples))
+
+    def fold(f: int) -> T:
+        return score_fold([ex for i, ex in enumerate(examples) if i % k != f], examples[f::k])
+
+    pool = ThreadPoolExecutor(min(k, default_jobs()), thread_name_prefix="pad-fold")
+    try:
+        runs = [pool.submit(fold, f) for f in range(k)]
+        for done, _ in enumerate(as_completed(runs), 1):
+            if progress is not None:
+                progress(done, k)
+            if done < k and cancel is not None and cancel():
+                raise Cancelled()
+        return [run.result() for run in runs]
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
 
 
 def _score(rival: Rival, kept: list[Example], held: list[Example],

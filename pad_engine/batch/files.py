@@ -44,7 +44,7 @@ class ConvertReport:
 
 
 @dataclass(frozen=True)
-class _Converted:
+class Converted:
     """What the converter made of one sentence: its output text, or the reason it could not."""
 
     text: str = "\n"
@@ -54,19 +54,19 @@ class _Converted:
     problem: InputError | None = None
 
 
-def _convert_one(engine: Converter, sent: DepSentence, prune: bool, kbest: int) -> _Converted:
+def convert_one(engine: Converter, sent: DepSentence, prune: bool, kbest: int) -> Converted:
     """One sentence's tree line (or k-best block); touches nothing shared but the engine,
     whose decoding is safe to run on several threads (its model is read, never written)."""
     try:
         if kbest:
             cands = engine.candidates(sent, k=kbest, prune=prune)
             lines = [f"{c.score:.4f}\t{c.penn(sent.forms)}" for c in cands]
-            return _Converted("\n".join(lines) + "\n\n", cands[0].how, cands[0].lifted,
+            return Converted("\n".join(lines) + "\n\n", cands[0].how, cands[0].lifted,
                               cands[0].cut_to)
         line, how, lifted = engine.best_line(sent, prune=prune)
-        return _Converted(line + "\n", how, lifted)
+        return Converted(line + "\n", how, lifted)
     except InputError as err:
-        return _Converted(problem=err)
+        return Converted(problem=err)
 
 
 def convert_items(
@@ -80,7 +80,7 @@ def convert_items(
     stays in file order; with ``fork`` as well, in that many forked worker processes where
     this process can fork (:func:`pad_engine.batch.forked.can_fork`), so that the Python
     around the kernels runs at once too."""
-    convert = functools.partial(_convert_one, engine, prune=prune, kbest=kbest)
+    convert = functools.partial(convert_one, engine, prune=prune, kbest=kbest)
     run = ordered_forked if fork and threads > 1 and can_fork() else ordered
     for item, done in run(convert, items, threads, lambda i: isinstance(i, InputError)):
         if done is None:

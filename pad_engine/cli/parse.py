@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import argparse
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from pad_engine.errors import InputError
 
 if TYPE_CHECKING:  # the CLI imports the engine only for the command that runs
+    from pad_engine.batch.files import Converted
     from pad_engine.decoding.engine import Converter
     from pad_engine.parsing.pipeline import Analysis
 
@@ -39,33 +39,14 @@ def configure(parser: argparse.ArgumentParser) -> None:
                              "one per processor, at most 4; output order is kept)")
 
 
-@dataclass(frozen=True)
-class _Parsed:
-    """What became of one sentence: its tree text, its d-parse's CoNLL lines, the k-best
-    list's cut (0: none) and the reason it could not be converted, if any."""
-
-    trees: str
-    deps: str
-    cut_to: int = 0
-    problem: InputError | None = None
-
-
-def _convert(engine: Converter, analysis: Analysis, kbest: int, name: str) -> _Parsed:
-    """One analysed sentence's trees (the best, or the ``kbest`` best) and d-parse."""
+def _parse_one(engine: Converter, analysis: Analysis, kbest: int) -> tuple[Converted, str]:
+    """One analysed sentence converted as ``pad convert`` converts it, and its d-parse's
+    CoNLL lines."""
+    from pad_engine.batch.files import convert_one
     from pad_engine.parsing.text import conll_lines
 
-    item = analysis.sentence
-    sent = analysis.dep_sentence()
-    deps = conll_lines(item, analysis.tags, analysis.heads, analysis.rels)
-    try:
-        if kbest:
-            cands = engine.candidates(sent, k=kbest)
-            return _Parsed("".join(f"{c.score:.4f}\t{c.penn(sent.forms)}\n" for c in cands)
-                           + "\n", deps, cands[0].cut_to if cands else 0)
-        return _Parsed(engine.best_line(sent)[0] + "\n", deps)
-    except InputError as err:
-        return _Parsed("\n\n" if kbest else "\n", deps,
-                       problem=InputError(err.problem, name, item.line))
+    return (convert_one(engine, analysis.dep_sentence(), True, kbest),
+            conll_lines(analysis.sentence, analysis.tags, analysis.heads, analysis.rels))
 
 
 def _unread(item: object) -> bool:
@@ -121,24 +102,26 @@ def run(args: argparse.Namespace) -> int:
     converted = 0
     jobs = args.jobs or default_jobs()
     if jobs > 1 and can_fork():  # each worker tags, d-parses and converts its sentences
-        done = ordered_forked(lambda item: _convert(engine, pipeline.analyze(item), args.kbest,
-                                                    name), items, jobs, _unread)
+        done = ordered_forked(lambda item: _parse_one(engine, pipeline.analyze(item),
+                                                      args.kbest), items, jobs, _unread)
     else:  # every sentence tagged, then every one parsed: each stage's tables stay cached
         analyses = iter(pipeline.analyze_many([i for i in items if not _unread(i)]))
-        done = ((item, None if _unread(item) else _convert(engine, next(analyses), args.kbest,
-                                                          name)) for item in items)
+        done = ((item, None if _unread(item) else _parse_one(engine, next(analyses),
+                                                             args.kbest)) for item in items)
     for item, parsed in done:
         if parsed is None:
             problems.append(item)
             trees.append("\n\n" if args.kbest else "\n")
             continue
-        trees.append(parsed.trees)
-        deps.append(parsed.deps)
-        if parsed.problem is not None:
-            problems.append(parsed.problem)
+        result, dep_lines = parsed
+        deps.append(dep_lines)
+        if result.problem is not None:
+            problems.append(InputError(result.problem.problem, name, item.line))
+            trees.append("\n\n" if args.kbest else "\n")
             continue
-        if parsed.cut_to:
-            cut.append((item.line, parsed.cut_to))
+        trees.append(result.text)
+        if result.cut_to:
+            cut.append((item.line, result.cut_to))
         converted += 1
     write_lines(args.output, trees)
     if args.deps_out:

@@ -15,7 +15,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from itertools import chain
 
-from pad_engine.batch.forked import can_fork, ordered_forked
+from pad_engine.batch.forked import ordered_forked
 from pad_engine.batch.ordered import ordered
 from pad_engine.decoding.engine import Converter
 from pad_engine.errors import InputError
@@ -78,10 +78,10 @@ def convert_items(
     (its error in ``unreadable``). With ``threads`` above 1 that many sentences are decoded
     at once (the decoder releases Python's lock), a bounded window ahead of the output, which
     stays in file order; with ``fork`` as well, in that many forked worker processes where
-    this process can fork (:func:`pad_engine.batch.forked.can_fork`), so that the Python
-    around the kernels runs at once too."""
+    this process can fork (:func:`pad_engine.batch.forked.ordered_forked`), so that the
+    Python around the kernels runs at once too."""
     convert = functools.partial(convert_one, engine, prune=prune, kbest=kbest)
-    run = ordered_forked if fork and threads > 1 and can_fork() else ordered
+    run = ordered_forked if fork and threads > 1 else ordered
     for item, done in run(convert, items, threads, lambda i: isinstance(i, InputError)):
         if done is None:
             report.unreadable.append(item)

@@ -5,8 +5,8 @@ sentence (reading it, its rule-based projection, the output line) runs one threa
 time, and two threads on distinct sentences measured 1.08x one. Forked workers run all of
 it at once. They inherit the loaded model and kernels (nothing is pickled but the items and
 their results, a chunk at a time), so they start in milliseconds; a process can fork safely
-only while it runs one thread, so :func:`can_fork` says when, and callers fall back to
-:func:`pad_engine.batch.ordered.ordered` (threads) otherwise.
+only while it runs one thread, so :func:`can_fork` says when; otherwise the work runs on
+threads (:func:`pad_engine.batch.ordered.ordered`).
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from concurrent.futures.process import BrokenProcessPool
 from itertools import chain, islice
 from typing import TypeVar
 
+from pad_engine.batch.ordered import ordered
 from pad_engine.errors import PadError
 
 T = TypeVar("T")
@@ -63,13 +64,15 @@ def ordered_forked(work: Callable[[T], R], items: Iterable[T], workers: int,
     ``work`` run in ``workers`` forked processes, at most ``AHEAD`` chunks a worker read
     ahead of the output. The first item is worked on here, before the fork, so the workers
     inherit whatever its work loads once (the kernels); a stream shorter than the window is
-    worked on here alone. An exception ``work`` raises comes out at its item."""
+    worked on here alone, and where this process cannot fork, on ``workers`` threads
+    (:func:`~pad_engine.batch.ordered.ordered`). An exception ``work`` raises comes out at
+    its item."""
     global _work
     items = iter(items)
     head = list(islice(items, CHUNK * workers * AHEAD))
     if len(head) < CHUNK * workers * AHEAD or not can_fork():
-        for item in chain(head, items):
-            yield item, None if skip(item) else work(item)
+        threads = workers if len(head) == CHUNK * workers * AHEAD else 1
+        yield from ordered(work, chain(head, items), threads, skip)
         return
     first = head.pop(0)
     yield first, None if skip(first) else work(first)

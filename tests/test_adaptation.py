@@ -142,12 +142,12 @@ def test_the_guard_lets_a_pattern_taught_through(base):
 
 
 def test_the_guard_on_threads_measures_what_one_fold_at_a_time_measures(base, monkeypatch):
-    import pad_engine.learning.retrain as retrain  # its fold_results runs the guard's folds
+    import pad_engine.learning.folds as folds  # fold_results runs the guard's folds
 
     taught = _examples([_verb_pp(i, nested=True) for i in range(10)])
     gains = {}
     for jobs in (1, 2):
-        monkeypatch.setattr(retrain, "default_jobs", lambda jobs=jobs: jobs)
+        monkeypatch.setattr(folds, "default_jobs", lambda jobs=jobs: jobs)
         gains[jobs] = adapt(taught, base, by_name("guarded")).training["guard"]
     assert gains[1] == gains[2]
 

@@ -133,12 +133,13 @@ def test_cross_validate_folds():
 def test_folds_on_threads_give_what_one_at_a_time_gives(monkeypatch):
     import threading
 
+    import pad_engine.learning.folds as folds
     import pad_engine.learning.retrain as retrain_module
 
     examples = toy_examples()
     runs, threads = {}, {}
     for jobs in (1, 3):
-        monkeypatch.setattr(retrain_module, "default_jobs", lambda jobs=jobs: jobs)
+        monkeypatch.setattr(folds, "default_jobs", lambda jobs=jobs: jobs)
         seen: set[int] = set()
         scored = retrain_module._score
 

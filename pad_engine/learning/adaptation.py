@@ -21,6 +21,7 @@ from pad_engine.decoding.model import Model
 from pad_engine.decoding.parser import Parser
 from pad_engine.learning.evalb import bracket_f1, score
 from pad_engine.learning.evaluation import Evaluation, evaluate
+from pad_engine.learning.folds import fold_results
 from pad_engine.learning.train import Example, Progress, example_from_lextree, train
 from pad_engine.trees.deptree import DepSentence, tree_problem
 from pad_engine.trees.lextree import to_line
@@ -222,7 +223,6 @@ def guard(examples: list[Example], base: Model, method: Method = DEFAULT, *,
     k = min(folds, len(examples))
     gained = 1.0
     if k >= 2:
-        from pad_engine.learning.retrain import fold_results
 
         def fold(kept: list[Example], held: list[Example]) -> tuple[Evaluation, Evaluation]:
             return (evaluate(adapt(kept, base, method, pool=pool, seed=seed, cancel=cancel),

@@ -115,8 +115,10 @@ def test_methods_are_named():
 
 
 def test_a_validated_method_chooses_its_epochs_on_the_last_trees(base):
-    taught = _examples([_verb_pp(i, nested=True) for i in range(12)])
-    unseen = _examples([_verb_pp(i, nested=True) for i in range(12, 16)])
+    # 15 trees: the last 3 choose the epochs (with 12, 2 trees chose too few epochs for one
+    # unseen sentence in 6 from the bundled model trained with projection dropout)
+    taught = _examples([_verb_pp(i, nested=True) for i in range(15)])
+    unseen = _examples([_verb_pp(i, nested=True) for i in range(15, 19)])
     shares = []
     model = adapt(taught, base, by_name("validated"), progress=lambda p: shares.append(p.share))
     assert 1 <= model.training["validated_epochs"] <= by_name("validated").epochs

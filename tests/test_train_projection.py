@@ -12,6 +12,8 @@ from pad_engine.decoding.model import Model
 from pad_engine.decoding.model_check import DEPREL_AND_PROJECTION
 from pad_engine.decoding.parser import Parser, encode
 from pad_engine.io.conll import format_conllx
+from pad_engine.learning import train as training
+from pad_engine.learning.train import PROJECTION_DROPOUT, train
 
 
 def test_pad_train_projection_makes_a_model_reading_the_projection(ptb_dir, tmp_path):
@@ -24,6 +26,7 @@ def test_pad_train_projection_makes_a_model_reading_the_projection(ptb_dir, tmp_
     model = Model.load(out)
     assert model.dep_labels == "projection"
     assert model.training["warm_start"] > 0
+    assert model.training["projection_dropout"] == PROJECTION_DROPOUT
     # the projections' rules widen the grammar read off the trees
     assert len(model.grammar.binary) > len(Model.load(plain).grammar.binary)
 
@@ -75,3 +78,45 @@ def test_pad_train_deps_labels_projection_reads_deprel_and_the_projections_spans
     relabelled = encode(model, ex.forms, ex.tags, ex.heads, ["dep"] * len(rels))
     assert list(relabelled.rel_ids) != list(enc.rel_ids)
     assert Parser(model).parse(ex.forms, ex.tags, ex.heads, rels=rels).how != "fallback"
+
+
+def _decodes_seeing_the_projection(monkeypatch, **options) -> tuple[Model, list[bool]]:
+    """Train on the toy trees, recording for each decode of training whether the sentence's
+    projection was shown (some phrase over a span) or hidden."""
+    seen = []
+    decode = training.decode
+
+    def spy(inp):
+        seen.append(inp.sentence.spans.shape[1] > 1)
+        return decode(inp)
+
+    monkeypatch.setattr(training, "decode", spy)
+    examples = toy_examples()
+    model = train(examples, epochs=20, bits=16, labels="projection",
+                  pool=[ex.sentence() for ex in examples], **options)
+    return model, seen
+
+
+def test_projection_dropout_hides_the_projection_from_that_share_of_the_trees(monkeypatch):
+    """Feature dropout: with ``projection_dropout`` a share of the trees' decodes see neither
+    the projection's labels nor its phrases, so the trees also teach the other templates;
+    the warm pass over projections always sees them."""
+    trees = len(toy_examples())
+    _, shown = _decodes_seeing_the_projection(monkeypatch, warm_start=trees)
+    assert len(shown) == 21 * trees
+    assert all(shown)
+    model, shown = _decodes_seeing_the_projection(monkeypatch, warm_start=trees,
+                                                  projection_dropout=0.3)
+    assert model.training["warm_start"] == trees
+    assert model.training["projection_dropout"] == 0.3
+    warm, epochs = shown[:trees], shown[trees:]
+    assert all(warm)
+    assert 0.15 < epochs.count(False) / len(epochs) < 0.45
+
+
+def test_projection_dropout_leaves_a_model_that_reads_no_projection_as_it_was():
+    examples = toy_examples()
+    plain = train(examples, epochs=3, bits=16)
+    dropped = train(examples, epochs=3, bits=16, projection_dropout=0.5)
+    assert (plain.weights == dropped.weights).all()
+    assert "projection_dropout" not in dropped.training

@@ -45,7 +45,8 @@ class Method:
     adapted, also reads the rule-based projection of each d-parse as a ``pad train
     --projection`` model does (``projection``: :func:`reading_projection`), the grammar of
     any base then widened with the projections of the file's d-parses (``widen``: those
-    rules alone, the projection not read)."""
+    rules alone, the projection not read), and the share of the trees' decodes made with
+    the projection hidden (``projection_dropout``, as ``pad train --projection`` trains)."""
 
     name: str
     epochs: int = 10
@@ -61,6 +62,7 @@ class Method:
     backoff: bool | None = None  # add the back-off rules (None: as the base was trained)
     projection: bool = False
     widen: bool = False
+    projection_dropout: float = 0.0
 
 
 CONTINUED = Method("continued")  # the settings a model is first trained with
@@ -80,6 +82,8 @@ METHODS = (
     Method("projection", eta=0.03, anchored=True, projection=True),
     Method("projection-guarded", eta=0.03, anchored=True, projection=True, guarded=True),
     Method("widen", eta=0.03, anchored=True, widen=True),
+    Method("projection-dropout", eta=0.03, anchored=True, projection=True,
+           projection_dropout=0.3),
 )
 DEFAULT = next(m for m in METHODS if m.name == "projection")  # docs/ADAPTATION.md
 DEV_PART = 5  # a validated method holds out the last fifth of the trees to choose epochs
@@ -126,7 +130,7 @@ def adapt(examples: list[Example], base: Model, method: Method = DEFAULT, *,
                   l1=method.l1, margin=method.margin, backoff=backoff, seed=seed,
                   progress=final, cancel=cancel, headrules=base.headrules,
                   anchored=method.anchored, pool=pool if _widened(method) else (),
-                  pruned=backoff)
+                  pruned=backoff, projection_dropout=method.projection_dropout)
     model.training["adaptation"] = method.name
     if method.validated:
         model.training["validated_epochs"] = epochs

@@ -101,6 +101,7 @@ def run(args: argparse.Namespace) -> int:
     cut: list[tuple[int | None, int]] = []  # (line, k) of each sentence the k-best budget cut
     converted = 0
     jobs = args.jobs or default_jobs()
+    blank = "\n\n" if args.kbest else "\n"  # a sentence without a tree keeps its place
     if jobs > 1 and can_fork():  # each worker tags, d-parses and converts its sentences
         done = ordered_forked(lambda item: _parse_one(engine, pipeline.analyze(item),
                                                       args.kbest), items, jobs, _unread)
@@ -111,13 +112,13 @@ def run(args: argparse.Namespace) -> int:
     for item, parsed in done:
         if parsed is None:
             problems.append(item)
-            trees.append("\n\n" if args.kbest else "\n")
+            trees.append(blank)
             continue
         result, dep_lines = parsed
         deps.append(dep_lines)
         if result.problem is not None:
             problems.append(InputError(result.problem.problem, name, item.line))
-            trees.append("\n\n" if args.kbest else "\n")
+            trees.append(blank)
             continue
         trees.append(result.text)
         if result.cut_to:

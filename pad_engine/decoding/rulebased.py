@@ -63,12 +63,19 @@ def projection_features(forms: list[str], tags: list[str], heads: list[int],
                                 tuple(rels) if rels else ())
 
 
+def unprojected(n: int) -> tuple[list[str], np.ndarray]:
+    """What a model reading the projection sees of an n-word d-parse it cannot project:
+    every word labeled "_" and no phrase over any span (training hides the projection this
+    way too, ``train(projection_dropout=...)``)."""
+    return ["_"] * n, span_keys(n, {})
+
+
 @remembered_on_reuse(REMEMBERED)
 def _projection_features(forms: tuple[str, ...], tags: tuple[str, ...], heads: tuple[int, ...],
                          rels: tuple[str, ...]) -> tuple[list[str], np.ndarray]:
     n = len(forms)
     if not forms or not is_projective_tree(np.asarray(heads, np.int64) - 1):
-        return ["_"] * n, span_keys(n, {})
+        return unprojected(n)
     chains, attached, maximal = _projected(forms, tags, heads, rels).read()
     # deplabels' scheme: the phrase a word attaches in + its maximal projection ("*" bare)
     labels = [f"{phrase}+{own or '*'}" if phrase else ROOT

@@ -19,13 +19,13 @@ import numpy as np
 
 from pad_engine.decoding.capacity import grammar_problem
 from pad_engine.decoding.decoder import EXACT, PRUNED, decode, derivation_features
-from pad_engine.decoding.features import MAX_CONTEXT, label_ids, span_keys
+from pad_engine.decoding.features import MAX_CONTEXT, label_ids
 from pad_engine.decoding.grammar import LEFT_ATTACH, RIGHT_ATTACH, UNKNOWN_TAG, Grammar
 from pad_engine.decoding.model import DEFAULT_BITS, Model
 from pad_engine.decoding.model_check import DEPREL_AND_PROJECTION
 from pad_engine.decoding.parser import Encoded, chart_inputs, encode
 from pad_engine.decoding.projection import LABELS
-from pad_engine.decoding.rulebased import phrase_labels, projected_tree
+from pad_engine.decoding.rulebased import phrase_labels, projected_tree, unprojected
 from pad_engine.errors import Cancelled, ModelError
 from pad_engine.jit import njit
 from pad_engine.trees.binarize import (
@@ -387,10 +387,10 @@ def train(
     _refuse_unloadable(model, backoff)
     anchor = model.weights.copy() if anchored and init is not None else \
         np.zeros(model.weights.shape[0], np.float32)
+    hidden = projection_dropout if model.dep_labels == "projection" else 0.0
     model.weights = _fit(model, warm, examples, epochs, seed=seed, eta=eta, l1=l1,
                          margin=margin, progress=progress, cancel=cancel, start=start,
-                         anchor=anchor, epoch_end=epoch_end, pruned=pruned,
-                         hidden=projection_dropout if model.dep_labels == "projection" else 0.0)
+                         anchor=anchor, epoch_end=epoch_end, pruned=pruned, hidden=hidden)
     model.training = {
         **(init.training if init is not None else {}),
         "sentences": len(examples),
@@ -408,8 +408,8 @@ def train(
     }
     if warm:
         model.training["warm_start"] = len(warm)
-    if projection_dropout and model.dep_labels == "projection":
-        model.training["projection_dropout"] = projection_dropout
+    if hidden:
+        model.training["projection_dropout"] = hidden
     return model
 
 
@@ -523,10 +523,9 @@ def _fit(model: Model, warm: list[Example], examples: list[Example], epochs: int
 
 
 def _without_projection(enc: Encoded) -> Encoded:
-    """A sentence's encoding with the projection hidden: what a model reading it sees of a
-    d-parse it cannot project (``rulebased.projection_features``)."""
-    n = enc.heads.shape[0]
-    return enc._replace(rel_ids=label_ids(["_"] * n), spans=span_keys(n, {}))
+    """A sentence's encoding with the projection hidden (``rulebased.unprojected``)."""
+    labels, spans = unprojected(enc.heads.shape[0])
+    return enc._replace(rel_ids=label_ids(labels), spans=spans)
 
 
 def _copy_model(model: Model) -> Model:

@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from pad_engine.errors import InputError, PadError
-from pad_engine.trees.lextree import LexNode
+from pad_engine.trees.lextree import LexNode, Spans
 
 if TYPE_CHECKING:  # what the names below are, for readers, type checkers and the layering
     from pad_engine.batch.folders import convert_folder
@@ -165,6 +165,7 @@ __all__ = [
     "QueryError",
     "RuleBasedEngine",
     "SearchSentence",
+    "Spans",
     "TextModel",
     "TreeFileResult",
     "Treebank",

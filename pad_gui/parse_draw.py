@@ -15,7 +15,7 @@ from PySide6.QtWidgets import (
     QGraphicsScene,
 )
 
-from pad_engine.api import LexNode, edits
+from pad_engine.api import LexNode
 from pad_gui.parse_items import (
     DIFF,
     EDITED,
@@ -27,65 +27,78 @@ from pad_gui.parse_items import (
     NodeItem,
     RemovedItem,
 )
-from pad_gui.parse_layout import Bracket, Style, height, removed_levels
+from pad_gui.parse_layout import Bracket, Shape, Style, arc_levels, removed_levels
 
 REMOVED_ROW = 14.0  # vertical distance between stacked removed brackets
 
 
-def draw_tree(scene, tree: LexNode, xs: list[float], y_tags: float, style: Style,
-              forms: list[str], diff: Counter, edited: Counter,
-              collapsed: Collection[Bracket]) -> list[NodeItem]:
+def draw_tree(scene, shape: Shape, xs: list[float], y_tags: float, style: Style,
+              forms: list[str], diff: Counter, edited: Counter) -> list[NodeItem]:
     """Each phrase above its head word (a collapsed one over its words, just above the
     tags); org-chart edges (a bar under the phrase, a drop to each child) never cross: a
-    child is the top node of its own column."""
+    child is the top node of its own column. The nodes come top down (pre-order), their
+    edges once all are placed: no walk recurses, however deep the tree."""
+    nodes: list[NodeItem] = []
+    stack: list[tuple[LexNode, NodeItem | None, int]] = [(shape.tree, None, 0)]
+    while stack:
+        node, up, index = stack.pop()
+        item = _node_item(scene, shape, node, up, index, xs, y_tags, style, forms, diff,
+                          edited)
+        nodes.append(item)
+        if node.word < 0 and not item.collapsed:
+            stack.extend((node.children[i], item, i)
+                         for i in range(len(node.children) - 1, -1, -1))
     edge_head = QPen(INK, 1.6)
     edge = QPen(MUTED, 1.0)
-    nodes: list[NodeItem] = []
-    pad = style.pad
-
-    def place(node: LexNode, path: edits.Path) -> tuple[float, float]:
-        bracket = (node.label, *node.span())
-        shut = node.word < 0 and bracket in collapsed
-        if node.word >= 0:
-            x, y = xs[node.word], y_tags
-            item = NodeItem(node, path, scene.font, TAG_FILL, standing=style.compact)
-        else:
-            x, y = xs[node.head_word()], y_tags - (height(node, collapsed) - 1) * style.row
-            fill = NODE_FILL
-            for counts, colour in ((edited, EDITED), (diff, DIFF)):
-                if counts[bracket] > 0:
-                    counts[bracket] -= 1
-                    fill = colour
-                    break
-            if shut:
-                lo, hi = node.span()
-                x = (xs[lo] + xs[hi]) / 2
-                width = xs[hi] - xs[lo] + (xs[1] - xs[0] if len(xs) > 1 else 40)
-                item = NodeItem(node, path, scene.font, fill,
-                                words=" ".join(forms[lo:hi + 1]), width=width, pad=pad)
-            else:
-                item = NodeItem(node, path, scene.font, fill, pad=pad)
-        item.setPos(x, y)
-        scene.addItem(item)
-        nodes.append(item)
-        if node.word >= 0 or shut:
-            return x, y - item.rect.height() / 2
+    for item in nodes:
+        if not item.kids:
+            continue
+        x, y = item.pos().x(), item.pos().y()
         bar = y + style.row * 0.45
-        kids = [place(child, (*path, i)) for i, child in enumerate(node.children)]
+        kids = [(k.pos().x(), k.pos().y() - k.rect.height() / 2) for k in item.kids]
         line(scene, x, y, x, bar, edge_head)
         line(scene, min(k[0] for k in kids), bar, max(k[0] for k in kids), bar, edge)
         for i, (cx, cy) in enumerate(kids):
-            line(scene, cx, bar, cx, cy, edge_head if i == node.head else edge)
-        return x, y - item.rect.height() / 2
-
-    place(tree, ())
+            line(scene, cx, bar, cx, cy, edge_head if i == item.node.head else edge)
     return nodes
+
+
+def _node_item(scene, shape: Shape, node: LexNode, up: NodeItem | None, index: int,
+               xs: list[float], y_tags: float, style: Style, forms: list[str],
+               diff: Counter, edited: Counter) -> NodeItem:
+    """One node's item, placed and added to the scene (a phrase coloured by the first of
+    ``edited`` and ``diff`` that still counts its bracket)."""
+    lo, hi = span = shape.spans.span(node)
+    head = shape.spans.head_word(node)
+    where = {"up": up, "index": index, "span": span, "head_word": head}
+    if node.word >= 0:
+        x, y = xs[node.word], y_tags
+        item = NodeItem(node, scene.font, TAG_FILL, standing=style.compact, **where)
+    else:
+        bracket = (node.label, lo, hi)
+        x, y = xs[head], y_tags - (shape.rows(node) - 1) * style.row
+        fill = NODE_FILL
+        for counts, colour in ((edited, EDITED), (diff, DIFF)):
+            if counts[bracket] > 0:
+                counts[bracket] -= 1
+                fill = colour
+                break
+        if shape.shut(node):
+            x = (xs[lo] + xs[hi]) / 2
+            width = xs[hi] - xs[lo] + (xs[1] - xs[0] if len(xs) > 1 else 40)
+            item = NodeItem(node, scene.font, fill, words=" ".join(forms[lo:hi + 1]),
+                            width=width, pad=style.pad, **where)
+        else:
+            item = NodeItem(node, scene.font, fill, pad=style.pad, **where)
+    item.setPos(x, y)
+    scene.addItem(item)
+    return item
 
 
 def draw_tags(scene, tags: list[str], xs: list[float], y_tags: float, style: Style) -> None:
     """The tags alone, for a sentence without a tree."""
     for i, tag in enumerate(tags):
-        item = NodeItem(LexNode(tag, [], 0, i), (), scene.font, TAG_FILL, standing=style.compact)
+        item = NodeItem(LexNode(tag, [], 0, i), scene.font, TAG_FILL, standing=style.compact)
         item.setFlag(QGraphicsItem.ItemIsSelectable, False)
         item.setPos(xs[i], y_tags)
         scene.addItem(item)
@@ -123,25 +136,21 @@ def draw_arcs(scene, heads: list[int], rels: list[str], xs: list[float], y0: flo
     if style.compact and rels:
         length = max(metrics.horizontalAdvance(r) for r in rels) + 6
         y_labels, y0 = y0, y0 + length
-    spans = {m: tuple(sorted((h - 1, m - 1))) for m, h in enumerate(heads, 1) if h > 0}
-    level: dict[int, int] = {}
-    for m in sorted(spans, key=lambda m: spans[m][1] - spans[m][0]):
-        lo, hi = spans[m]
-        inner = [level[k] for k in level
-                 if lo <= spans[k][0] and spans[k][1] <= hi and spans[k] != (lo, hi)]
-        level[m] = 1 + max(inner, default=0)
+    spans = {m: (min(h, m) - 1, max(h, m) - 1) for m, h in enumerate(heads, 1) if h > 0}
+    level = arc_levels(spans, len(heads))
     deepest = max(level.values(), default=0)
     # Arcs leaving one head fan out a little (nearest dependent innermost), so their
     # vertical strokes stay apart.
     spread = 12.0 if not style.compact else max(2.0, (xs[1] - xs[0]) / 2 - 2 if len(xs) > 1
                                                 else 2.0)
     offset: dict[int, float] = {}
-    for h in set(heads) - {0}:
-        for side in (-1, 1):
-            deps = sorted((m for m, hh in enumerate(heads, 1) if hh == h and
-                           (m - h) * side > 0), key=lambda m: abs(m - h))
-            for rank, m in enumerate(deps):
-                offset[m] = side * min(3 + 2.5 * rank, spread)
+    sides: dict[tuple[int, int], list[int]] = {}
+    for m, h in enumerate(heads, 1):
+        if h > 0:
+            sides.setdefault((h, 1 if m > h else -1), []).append(m)
+    for (h, side), deps in sides.items():
+        for rank, m in enumerate(sorted(deps, key=lambda m: abs(m - h))):
+            offset[m] = side * min(3 + 2.5 * rank, spread)
     arcs = []
     for m, h in enumerate(heads, 1):
         xm = xs[m - 1]

@@ -52,17 +52,26 @@ def legend_html() -> str:
 class NodeItem(QGraphicsItem):
     """One node of the c-parse (a phrase or a preterminal); selectable, hoverable.
 
-    ``standing``: the label reads upwards (a tag in a narrow column); ``words``: the phrase
-    is collapsed and shows its words after its label, elided to ``width``."""
+    ``up``: the item of its parent node, of which it is child ``index`` (None: the root);
+    ``span`` and ``head_word``: the node's (the layout's ``Shape`` knows them; asked of the
+    node, each walks down the tree). ``standing``: the label reads upwards (a tag in a
+    narrow column); ``words``: the phrase is collapsed and shows its words after its label,
+    elided to ``width``."""
 
-    def __init__(self, node: LexNode, path: edits.Path, font: QFont, fill: QColor,
+    def __init__(self, node: LexNode, font: QFont, fill: QColor, *,
+                 up: NodeItem | None = None, index: int = 0,
+                 span: tuple[int, int] | None = None, head_word: int | None = None,
                  standing: bool = False, words: str = "", width: float = 0.0,
                  pad: float = 10.0):
         super().__init__()
         self.node = node
-        self.path = path
-        self.span = node.span()
-        self.head_word = node.head_word()
+        self.up = up
+        self.index = index
+        self.kids: list[NodeItem] = []  # the items of its children, where they are drawn
+        if up is not None:
+            up.kids.append(self)
+        self.span = node.span() if span is None else span
+        self.head_word = node.head_word() if head_word is None else head_word
         self.font = font
         self.fill = fill
         self.standing = standing
@@ -84,6 +93,17 @@ class NodeItem(QGraphicsItem):
         shut = f"; collapsed: {words} (C or double-click expands)" if words else ""
         self.setToolTip(f"{node.label}: words {self.span[0] + 1}-{self.span[1] + 1}, "
                         f"head word {self.head_word + 1}{why.get(fill.name(), '')}{shut}")
+
+    @property
+    def path(self) -> edits.Path:
+        """The node's path from the root (made when asked: kept for every node of a deep
+        tree, paths would take memory quadratic in its depth)."""
+        steps = []
+        item = self
+        while item.up is not None:
+            steps.append(item.index)
+            item = item.up
+        return tuple(reversed(steps))
 
     def boundingRect(self) -> QRectF:
         return self.rect.adjusted(-2, -2, 2, 2)

@@ -6,13 +6,15 @@ by row, so a column widens only where a label would touch its neighbour's."""
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass
 
-from pad_engine.api import LexNode
+from pad_engine.api import LexNode, Spans
 
 Bracket = tuple[str, int, int]  # label, first word, last word (0-based, inclusive)
 MARGIN = 16.0
+MOST_DRAWN = 3000  # nodes of a tree drawn at first (a 400-word sentence has about 1,000)
 
 
 @dataclass(frozen=True)
@@ -40,38 +42,77 @@ NATURAL = Style(False, 40.0, 17.0, 14.0, 12.0)
 COMPACT = Style(True, 24.0, 9.0, 1.0, 3.0)
 
 
-def height(node: LexNode, collapsed: Collection[Bracket] = ()) -> int:
-    """Rows the node takes: 1 for a preterminal, 2 for a collapsed phrase."""
-    if node.word >= 0:
-        return 1
-    if (node.label, *node.span()) in collapsed:
-        return 2
-    return 1 + max(height(c, collapsed) for c in node.children)
+class Shape:
+    """What a layout reads of every node of a tree, found in one walk up it: its span and
+    head word (``Spans``) and the rows it takes, 1 for a preterminal, 2 for a
+    collapsed phrase (asked node by node, each would walk down the tree again: quadratic
+    in the depth of a long chain of dependents, and recursion too deep for Python)."""
+
+    def __init__(self, tree: LexNode, collapsed: Collection[Bracket] = ()) -> None:
+        self.tree = tree
+        self.spans = Spans(tree)
+        self._rows: dict[int, int] = {}
+        self._shut: set[int] = set()
+        for node in self.spans.nodes:  # children first
+            if node.word >= 0:
+                rows = 1
+            elif (node.label, *self.spans.span(node)) in collapsed:
+                rows = 2
+                self._shut.add(id(node))
+            else:
+                rows = 1 + max(self._rows[id(c)] for c in node.children)
+            self._rows[id(node)] = rows
+
+    def rows(self, node: LexNode) -> int:
+        return self._rows[id(node)]
+
+    def shut(self, node: LexNode) -> bool:
+        """Whether the phrase is collapsed."""
+        return id(node) in self._shut
+
+    def visible(self) -> Iterator[tuple[LexNode, bool]]:
+        """The phrases drawn, top down, each with whether it is collapsed (the nodes under a
+        collapsed phrase are not drawn)."""
+        stack = [self.tree]
+        while stack:
+            node = stack.pop()
+            if node.word >= 0:
+                continue
+            shut = self.shut(node)
+            yield node, shut
+            if not shut:
+                stack.extend(node.children)
 
 
-def visible(tree: LexNode, collapsed: Collection[Bracket]) -> Iterator[tuple[LexNode, bool]]:
-    """The phrases drawn, top down, each with whether it is collapsed (the nodes under a
-    collapsed phrase are not drawn)."""
-    stack = [tree]
-    while stack:
-        node = stack.pop()
+def beyond(tree: LexNode, most: int = MOST_DRAWN) -> set[Bracket]:
+    """The phrases to collapse so that at most about ``most`` nodes are drawn: taken top
+    down, breadth first, a phrase whose children no longer fit stays collapsed (its words
+    shown; the annotator can open it). A tree nested thousands of levels deep or a sentence
+    of thousands of words otherwise takes minutes to draw and to clear from the scene."""
+    spans = Spans(tree)
+    out: set[Bracket] = set()
+    drawn = 1
+    queue = deque([tree])
+    while queue:
+        node = queue.popleft()
         if node.word >= 0:
             continue
-        shut = (node.label, *node.span()) in collapsed
-        yield node, shut
-        if not shut:
-            stack.extend(node.children)
+        if drawn + len(node.children) > most:
+            out.add((node.label, *spans.span(node)))
+            continue
+        drawn += len(node.children)
+        queue.extend(node.children)
+    return out
 
 
-def natural_columns(forms: list[str], tags: list[str], tree: LexNode | None,
-                    m: Metrics, collapsed: Collection[Bracket] = ()
+def natural_columns(forms: list[str], tags: list[str], shape: Shape | None, m: Metrics
                     ) -> tuple[list[float], list[float]]:
     """Each column as wide as its word, its tag and the labels of the phrases it heads:
     the columns' centres and widths."""
     widths = [max(m.word(f), m.label(t) + 10, 24) for f, t in zip(forms, tags)]
-    if tree is not None:
-        for node, shut in visible(tree, collapsed):
-            i = node.head_word()
+    if shape is not None:
+        for node, shut in shape.visible():
+            i = shape.spans.head_word(node)
             widths[i] = max(widths[i], m.label(node.label + (" …" if shut else "")) + 12)
     xs, left = [], MARGIN
     for w in widths:
@@ -80,28 +121,27 @@ def natural_columns(forms: list[str], tags: list[str], tree: LexNode | None,
     return xs, widths
 
 
-def compact_columns(n: int, tree: LexNode | None, m: Metrics,
-                    collapsed: Collection[Bracket] = ()) -> list[float]:
+def compact_columns(n: int, shape: Shape | None, m: Metrics) -> list[float]:
     """Narrow columns (a standing word's line height), pushed apart only where two boxes or
     a box and a line would share a row: each row keeps the right edge of what is in it."""
     pitch = m.label_line + 2  # standing words and tags take the labels' font
     occupied: list[dict[int, float]] = [{1: m.label_line / 2 + 0.5} for _ in range(n)]
-    after: list[tuple[int, int, float]] = []  # x[j] >= x[i] + d
-    if tree is not None:
-        for node, shut in visible(tree, collapsed):
-            lo, hi = node.span()
-            row = height(node, collapsed)
+    after: dict[int, list[tuple[int, float]]] = {}  # x[j] >= x[i] + d, by j
+    if shape is not None:
+        for node, shut in shape.visible():
+            lo, hi = shape.spans.span(node)
+            row = shape.rows(node)
             half = (m.label(node.label) + COMPACT.pad) / 2
             if shut:
                 for i in range(lo, hi + 1):
                     occupied[i][row] = pitch / 2
-                after.append((lo, hi, 2 * half - pitch))
+                after.setdefault(hi, []).append((lo, 2 * half - pitch))
                 continue
-            occupied[node.head_word()][row] = half
+            occupied[shape.spans.head_word(node)][row] = half
             for child in node.children:
-                top = height(child, collapsed)
+                top = shape.rows(child)
                 for r in range(top + 1, row):
-                    occupied[child.head_word()].setdefault(r, 1.5)
+                    occupied[shape.spans.head_word(child)].setdefault(r, 1.5)
     edge: dict[int, float] = {}
     xs: list[float] = []
     for i in range(n):
@@ -109,9 +149,8 @@ def compact_columns(n: int, tree: LexNode | None, m: Metrics,
         for r, half in occupied[i].items():
             if r in edge:
                 x = max(x, edge[r] + half + COMPACT.gap)
-        for a, b, d in after:
-            if b == i:
-                x = max(x, xs[a] + d)
+        for a, d in after.get(i, ()):
+            x = max(x, xs[a] + d)
         xs.append(x)
         for r, half in occupied[i].items():
             edge[r] = x + half
@@ -125,3 +164,32 @@ def removed_levels(removed: Collection[Bracket]) -> list[tuple[Bracket, int]]:
         inner = [level[o] for o in level if b[1] <= o[1] and o[2] <= b[2]]
         level[b] = 1 + max(inner, default=0)
     return sorted(level.items(), key=lambda kv: (kv[0][1], kv[0][2]))
+
+
+def arc_levels(spans: dict[int, tuple[int, int]], n: int) -> dict[int, int]:
+    """Each arc's depth below the words (``spans``: dependent -> first and last word of the
+    arc, 0-based, among ``n`` words): 1 + the deepest of the arcs within its span, an arc
+    of the same span not counted. Arcs come by first word from the right, then by last word
+    from the left, so every arc within a span is placed before it, and the deepest of them
+    is a maximum over the last words so far (a Fenwick tree): n log n, where comparing
+    every pair of arcs took seconds for a sentence of thousands of words."""
+    best = [0] * (n + 1)  # Fenwick tree of maxima, indexed by last word + 1
+    level: dict[int, int] = {}
+    order = sorted(spans, key=lambda m: (-spans[m][0], spans[m][1]))
+    start = 0
+    while start < len(order):
+        span = spans[order[start]]
+        end = start
+        while end < len(order) and spans[order[end]] == span:
+            end += 1
+        deepest, i = 0, span[1] + 1
+        while i > 0:
+            deepest = max(deepest, best[i])
+            i -= i & -i
+        i = span[1] + 1
+        while i <= n:
+            best[i] = max(best[i], deepest + 1)
+            i += i & -i
+        level.update(dict.fromkeys(order[start:end], deepest + 1))
+        start = end
+    return level

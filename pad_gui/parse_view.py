@@ -34,8 +34,9 @@ from pad_gui.parse_layout import (
     NATURAL,
     Bracket,
     Metrics,
+    Shape,
+    beyond,
     compact_columns,
-    height,
     natural_columns,
 )
 
@@ -83,9 +84,13 @@ class ParseScene(QGraphicsScene):
         unary chain first), ``removed`` the first candidate's brackets this tree lacks,
         ``changed`` lists the dependents whose arcs differ from the file, ``lifted`` maps
         the dependents of non-projective arcs to the heads the tree gives them (drawn
-        dashed). Phrases collapsed stay so while the sentence is the same."""
+        dashed). Phrases collapsed stay so while the sentence is the same; a new one comes
+        with those of a huge tree collapsed (``parse_layout.beyond``), as does its first
+        tree."""
         if forms != self.shown[0]:
-            self.collapsed.clear()
+            self.collapsed = set()
+        if tree is not None and (forms != self.shown[0] or self.shown[4] is None):
+            self.collapsed |= beyond(tree)
         self.shown = (forms, tags, heads, rels, tree, diff, changed, lifted or {},
                       edited or Counter(), set(removed))
         self._draw()
@@ -102,7 +107,8 @@ class ParseScene(QGraphicsScene):
         forms, tags, _, _, tree, *_ = self.shown
         if not forms:
             return 0.0
-        xs, widths = natural_columns(forms, tags, tree, self._metrics(), self.collapsed)
+        shape = Shape(tree, self.collapsed) if tree is not None else None
+        xs, widths = natural_columns(forms, tags, shape, self._metrics())
         return xs[-1] + widths[-1] / 2 + MARGIN * 2
 
     def toggle_collapsed(self, item: NodeItem) -> None:
@@ -127,16 +133,17 @@ class ParseScene(QGraphicsScene):
             return
         n, style = len(forms), COMPACT if self.compact else NATURAL
         m = self._metrics()
+        shape = Shape(tree, self.collapsed) if tree is not None else None
         if self.compact:
-            xs, widths = compact_columns(n, tree, m, self.collapsed), []
+            xs, widths = compact_columns(n, shape, m), []
         else:
-            xs, widths = natural_columns(forms, tags, tree, m, self.collapsed)
+            xs, widths = natural_columns(forms, tags, shape, m)
         self.x = xs
-        rows = height(tree, self.collapsed) if tree is not None else 1
+        rows = shape.rows(tree) if shape is not None else 1
         y_tags = MARGIN + 14 + (rows - 1) * style.row
-        if tree is not None:
-            self.nodes = draw_tree(self, tree, xs, y_tags, style, forms, Counter(diff),
-                                   Counter(edited), self.collapsed)
+        if shape is not None:
+            self.nodes = draw_tree(self, shape, xs, y_tags, style, forms, Counter(diff),
+                                   Counter(edited))
         else:
             draw_tags(self, tags, xs, y_tags, style)
         tag_bottom = y_tags + (max(m.label(t) for t in tags) + 12 if style.compact else
@@ -170,7 +177,13 @@ class ParseScene(QGraphicsScene):
         self.nodes, self.words, self.arcs, self.removed = [], [], [], []
         self._choice_line = None
         self.clearSelection()
+        # out of the scene's index first: removing items one by one from it costs time
+        # that grows with the items left (minutes for the 200,000 of a tree nested 100,000
+        # deep)
+        method = self.itemIndexMethod()
+        self.setItemIndexMethod(QGraphicsScene.NoIndex)
         super().clear()
+        self.setItemIndexMethod(method)
         self.cleared.emit()
 
     # -- highlighting ---------------------------------------------------------------------
@@ -194,36 +207,40 @@ class ParseScene(QGraphicsScene):
         return sorted(i.path for i in self.selected_items())
 
     def select_path(self, path: edits.Path) -> None:
+        """Select the node at ``path`` (nothing where no node is drawn there)."""
         self.clearSelection()
-        for item in self.nodes:
-            if item.path == path:
-                item.setSelected(True)
+        item = self.nodes[0] if self.nodes else None
+        for i in path:
+            item = item.kids[i] if item is not None and 0 <= i < len(item.kids) else None
+        if item is not None:
+            item.setSelected(True)
         self.hover(None)
 
     def step(self, key: int, extend: bool) -> bool:
         """Move the selection with the keyboard: Up to the parent, Down to the head child,
         Left/Right to a sibling (with ``extend``, grow the run of selected siblings). False
         when nothing is selected (the key then scrolls the view)."""
-        paths = self.selected_paths()
-        if not paths:
+        selected = sorted(self.selected_items(), key=lambda item: item.path)
+        if not selected:
             return False
-        by_path = {item.path: item for item in self.nodes}
-        first, last = paths[0], paths[-1]
+        first, last = selected[0], selected[-1]
         target = None
-        if key == Qt.Key_Up and first:
-            target = first[:-1]
-        elif key == Qt.Key_Down and by_path[first].node.word < 0:
-            target = (*first, by_path[first].node.head)
-        elif key in (Qt.Key_Left, Qt.Key_Right) and first:
+        if key == Qt.Key_Up:
+            target = first.up
+        elif key == Qt.Key_Down and first.kids:
+            target = first.kids[first.node.head]
+        elif key in (Qt.Key_Left, Qt.Key_Right):
             edge = first if key == Qt.Key_Left else last
-            target = (*edge[:-1], edge[-1] + (1 if key == Qt.Key_Right else -1))
-        if target not in by_path:
+            i = edge.index + (1 if key == Qt.Key_Right else -1)
+            if edge.up is not None and 0 <= i < len(edge.up.kids):
+                target = edge.up.kids[i]
+        if target is None:
             return True  # at an edge of the tree: stay (and do not scroll)
-        if extend and key in (Qt.Key_Left, Qt.Key_Right):
-            by_path[target].setSelected(True)
-        else:
-            self.select_path(target)
-        self.views()[0].ensureVisible(by_path[target])
+        if not (extend and key in (Qt.Key_Left, Qt.Key_Right)):
+            self.clearSelection()
+            self.hover(None)
+        target.setSelected(True)
+        self.views()[0].ensureVisible(target)
         return True
 
     def select_root(self) -> bool:

@@ -5,6 +5,7 @@ time and remembers its layout, zoom, file and sentence (QSettings) for the next.
 
 from __future__ import annotations
 
+import html
 import itertools
 from pathlib import Path
 
@@ -51,6 +52,9 @@ from pad_gui.undo import UndoStacks
 
 PANEL = (170, 230)  # px the sentence list and the candidates need at least
 FRAME = (16, 40)  # px of borders and title bar a window manager may add around the window
+# characters of the sentence shown above the tree (the rest in its tooltip, up to the second):
+# a sentence of thousands of words would fill the pane and leave the tree a strip
+TITLE_CHARS, TITLE_TIP_CHARS = 400, 4000
 
 
 class MainWindow(QMainWindow):
@@ -355,8 +359,11 @@ class MainWindow(QMainWindow):
             self.view.show_new()
         state = s.state(idx)
         sid = f" · {sent.sent_id}" if sent.sent_id else ""
-        self.title.setText(f"<b>Sentence {idx + 1}</b> of {len(s)}{sid} · {len(sent)} words"
-                           f" · {state}<br>{s.text(idx)}")
+        text = s.text(idx)
+        shown = text if len(text) <= TITLE_CHARS else text[:TITLE_CHARS].rsplit(" ", 1)[0] + " …"
+        self.title.setText(f"<b>Sentence {idx + 1}</b> of {len(s)}{html.escape(sid)} · "
+                           f"{len(sent)} words · {state}<br>{html.escape(shown)}")
+        self.title.setToolTip("" if shown == text else html.escape(text[:TITLE_TIP_CHARS]))
         self.candidates.show_candidates(decoded, view, sent.forms, s.is_corrected(idx),
                                         self.workspace.model_problem, s.from_file.get(idx))
         self.editor.selection_changed()

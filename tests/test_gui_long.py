@@ -160,3 +160,28 @@ def test_a_candidate_draws_the_brackets_it_drops(window, qtbot):
     assert drawn == removed_brackets(first, candidates[dropping].tree)
     key(qtbot, window, Qt.Key_1)  # candidate 1 drops nothing
     assert window.scene.removed == []
+
+
+def test_a_sentence_of_thousands_of_words_leaves_the_tree_its_room(qtbot, tiny_model, tmp_path):
+    """The sentence above the tree is cut after a few hundred characters (all of it in the
+    tooltip): a 3,000-word sentence filled the pane and left the tree a strip at 1366x768.
+    Its words are text, not markup: a word ``<b>`` shows as typed."""
+    words = ["<b>", "&amp;", *(f"w{i}" for i in range(3, 3001))]
+    path = tmp_path / "huge.conllu"
+    path.write_text("".join(f"{i}\t{w}\t_\tNN\tNN\t_\t{0 if i == 1 else 1}\tdep\t_\t_\n"
+                            for i, w in enumerate(words, 1)) + "\n")
+    window = MainWindow(tiny_model)
+    qtbot.addWidget(window)
+    window.resize(1366, 768)
+    window.show()
+    qtbot.waitExposed(window)
+    qtbot.waitUntil(lambda: window.engine_ready, timeout=180000)
+    window.open_path(path)
+    qtbot.waitUntil(window.decoded_current, timeout=120000)
+    shown = window.title.text().split("<br>", 1)[1]
+    assert shown.startswith("&lt;b&gt; &amp;amp; w3 w4")
+    assert shown.endswith(" …")
+    assert len(shown) < 1000
+    assert window.title.toolTip().startswith("&lt;b&gt; &amp;amp; w3")
+    assert window.view.height() > 300
+    window.close()

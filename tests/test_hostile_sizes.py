@@ -135,3 +135,72 @@ def test_the_app_opens_a_file_with_a_50_mb_word_without_freezing(qtbot, tiny_mod
     longest = max(b - a for a, b in itertools.pairwise(ticks))
     assert longest < 20, f"the event loop stood still for {longest:.0f} s"
     window.close()
+
+
+# -- trees too deep to walk node by node ------------------------------------------------------
+def test_a_tree_file_and_a_treebank_search_read_a_tree_100000_levels_deep(tmp_path):
+    """The app's File > Open of a Penn file and the treebank search's reader lexicalized
+    each tree by a table of node positions (a tuple as long as the node is deep): a tree
+    nested 100,000 levels, one bracket a line, took every gigabyte the machine had. Both now
+    read it in linear memory, under the 1 GB cap."""
+    src = tmp_path / "deep.mrg"
+    src.write_text("(\n" + "(NP\n" * DEEP + "(NN x)\n" + ")\n" * (DEEP + 1))
+    code = ("import sys; from pad_engine.io.treefiles import read_tree_file; "
+            "from pad_engine.quality.sources import penn_sentences; "
+            "from pad_engine.trees.headrules import HeadRules; "
+            "r = read_tree_file(sys.argv[1]); "
+            "s = penn_sentences(sys.argv[1], HeadRules.load('collins')); "
+            "print(len(r.trees), r.sentences[0].forms, len(s), s[0].forms)")
+
+    def cap() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (MEMORY, MEMORY))
+
+    done = subprocess.run([sys.executable, "-c", code, str(src)], env=ENV, capture_output=True,
+                          text=True, timeout=SECONDS, preexec_fn=cap)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.split() == ["1", "['x']", "1", "['x']"]
+
+
+@pytest.mark.usefixtures("isolated_settings")
+@pytest.mark.parametrize("kind", ["chain", "nesting"])
+def test_the_app_draws_a_tree_deeper_than_python_recurses_and_walks_it_by_keys(
+        qtbot, tiny_model, tmp_path, kind):
+    """A sentence of 2,000 words each the head of the next (its c-parse nests about as deep),
+    and a Penn tree nested 20,000 levels: drawing one recursed once per level (a
+    RecursionError past 1,000; the window then stood still), and a huge tree took minutes
+    to draw and to clear. Both open; the huge one comes with its deep part collapsed, and
+    the arrows walk the tree."""
+    from guikit import answer_open_dialog
+    from PySide6.QtCore import Qt
+    from test_gui_app import menu_action, new_window
+    from test_gui_keys import press
+
+    if kind == "chain":
+        path = tmp_path / "chain.conllu"
+        path.write_text("".join(f"{i}\tw{i}\t_\tNN\tNN\t_\t{i - 1}\tdep\t_\t_\n"
+                                for i in range(1, 2001)) + "\n")
+    else:
+        path = tmp_path / "deep.mrg"
+        path.write_text("(\n" + "(NP\n" * 20_000 + "(NN x)\n" + ")\n" * 20_001)
+    window = new_window(qtbot, tiny_model)
+    answer_open_dialog(path)
+    menu_action(window, "File", "Open…").trigger()
+    qtbot.waitUntil(lambda: window.session is not None and window.decoded_current(),
+                    timeout=120000)
+    scene = window.scene
+    qtbot.waitUntil(lambda: bool(scene.nodes), timeout=60000)
+    if kind == "nesting":  # the chain's top NP drawn collapsed, its word shown
+        assert [n.node.label for n in scene.nodes] == ["TOP", "NP"]
+        assert scene.nodes[1].collapsed
+    else:
+        assert max(len(n.path) for n in scene.nodes) > sys.getrecursionlimit()
+    window.view.setFocus()
+    press(qtbot, window, Qt.Key_Home)
+    assert scene.selected_paths() == [()]
+    press(qtbot, window, Qt.Key_Down)
+    press(qtbot, window, Qt.Key_Down)  # a collapsed phrase has no child drawn to go to
+    below = scene.selected_paths()[0]
+    assert len(below) == (2 if kind == "chain" else 1)
+    press(qtbot, window, Qt.Key_Up)
+    assert scene.selected_paths() == [below[:-1]]
+    window.close()

@@ -17,8 +17,8 @@ from typing import TYPE_CHECKING
 from pad_engine.errors import InputError
 from pad_engine.io.conll import ConllResult, format_conllx
 from pad_engine.trees.deptree import DepSentence
-from pad_engine.trees.headrules import HeadRules, dependencies, head_children
-from pad_engine.trees.lextree import LexNode, from_penn, is_preterminal
+from pad_engine.trees.headrules import HeadRules, dependencies, lexicalize
+from pad_engine.trees.lextree import LexNode, is_preterminal
 from pad_engine.trees.walk import fold
 
 if TYPE_CHECKING:
@@ -82,7 +82,7 @@ def read_tree_file(path: str | os.PathLike[str], encoding: str | None = None,
             continue
         result.sentences.append(DepSentence(words, tags, heads, rels, lines, name, line,
                                             ident))
-        result.trees.append(from_penn(kept, head_children(kept, rules)))
+        result.trees.append(lexicalize(kept, rules))
     return result
 
 

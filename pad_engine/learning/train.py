@@ -40,7 +40,7 @@ from pad_engine.trees.binarize import (
 )
 from pad_engine.trees.deptree import DepSentence, tree_problem
 from pad_engine.trees.edits import phrases
-from pad_engine.trees.lextree import LexNode, from_penn, induced_heads
+from pad_engine.trees.lextree import LexNode, induced_heads, penn_words
 from pad_engine.trees.projectivize import projectivize
 from pad_engine.trees.structure import sentence_structure
 
@@ -91,16 +91,16 @@ def examples_from_penn(trees: list[Tree], headrules: str = "collins", labels: st
     scheme (see deplabels.py), label their d-parses too."""
     from pad_engine.io.penn import normalize
     from pad_engine.trees.deplabels import tree_labels
-    from pad_engine.trees.headrules import HeadRules, head_children
+    from pad_engine.trees.headrules import HeadRules, lexicalize
 
     rules = HeadRules.load(headrules)
     out = []
     for tree in trees:
         norm = normalize(tree)
-        if not norm.leaves():
+        forms = penn_words(norm)
+        if not forms:
             continue
-        lex = from_penn(norm, head_children(norm, rules))
-        forms = norm.leaves()
+        lex = lexicalize(norm, rules)
         rels = tree_labels(lex, len(forms), labels) if labels else None
         out.append(example_from_lextree(lex, forms, rels))
     return out

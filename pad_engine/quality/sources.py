@@ -20,8 +20,8 @@ from pad_engine.io.conll import read_conll
 from pad_engine.io.treefiles import without_empty
 from pad_engine.quality.forest import Sentence
 from pad_engine.trees.deptree import DepSentence, depths
-from pad_engine.trees.headrules import HeadRules, dependencies, head_children
-from pad_engine.trees.lextree import LexNode, from_penn, is_preterminal
+from pad_engine.trees.headrules import HeadRules, dependencies, lexicalize
+from pad_engine.trees.lextree import LexNode, is_preterminal, penn_words
 from pad_engine.trees.walk import fold
 
 if TYPE_CHECKING:  # nltk (and scipy with it) is imported when trees are read, not here
@@ -50,7 +50,7 @@ def penn_sentences(path: str, rules: HeadRules, encoding: str | None = None,
                              line)
         norm = normalize(tree)
         forms, tags, heads, rels = dependencies(norm, rules)
-        lex = from_penn(tree, head_children(norm, rules))
+        lex = lexicalize(tree, rules)  # its labels kept; the table reads them untagged
         out.append(Sentence(lex, forms, tags, heads, rels, path, number))
     return out
 
@@ -72,7 +72,7 @@ def paired_sentences(conll: str, penn: str, encoding: str | None = None,
     for number, (sent, raw, line) in enumerate(zip(deps.sentences, trees.trees, trees.lines),
                                                1):
         tree = without_empty(raw)
-        words = 0 if tree is None else len(tree.leaves())
+        words = 0 if tree is None else len(penn_words(tree))
         if words != len(sent.forms):
             raise InputError(f"tree {number} has {words} words but sentence {number} of "
                              f"{conll} has {len(sent.forms)}", penn, line)
@@ -132,7 +132,7 @@ def trees_for(path: str, sentences: Sequence[DepSentence], encoding: str | None 
     out = []
     for number, (sent, raw, line) in enumerate(zip(sentences, result.trees, result.lines), 1):
         tree = without_empty(raw)
-        words = [] if tree is None else tree.leaves()
+        words = [] if tree is None else penn_words(tree)
         if len(words) != len(sent.forms):
             raise InputError(f"tree {number} has {len(words)} words but sentence {number} "
                              f"has {len(sent.forms)}", path, line)

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import TypeVar
 
-from pad_engine.trees.lextree import LexNode
+from pad_engine.trees.lextree import LexNode, Spans
 
 Bracket = tuple[str, int, int]  # label, first word, last word (0-based, inclusive)
 T = TypeVar("T")
@@ -25,12 +25,13 @@ def _walk(root: LexNode) -> dict[Bracket, tuple[Bracket | None, bool]]:
     same-label unary chain counted once (its nodes share one bracket, and the chain's top
     is the one whose parent and headedness count)."""
     out: dict[Bracket, tuple[Bracket | None, bool]] = {}
+    spans = Spans(root)
     stack: list[tuple[LexNode, Bracket | None, bool]] = [(root, None, True)]
     while stack:
         node, parent, heads = stack.pop()
         if node.word >= 0:
             continue
-        bracket = (node.label, *node.span())
+        bracket = (node.label, *spans.span(node))
         if bracket != parent:
             out.setdefault(bracket, (parent, heads))
         else:  # the inner node of a chain: its bracket is its parent's

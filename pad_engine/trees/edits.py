@@ -13,7 +13,7 @@ from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 
 from pad_engine.trees.binarize import reserved
-from pad_engine.trees.lextree import LexNode, induced_heads
+from pad_engine.trees.lextree import LexNode, Spans, induced_heads
 
 Path = tuple[int, ...]
 
@@ -212,7 +212,8 @@ def set_head_child(root: LexNode, path: Path, child: int) -> tuple[LexNode, list
 def brackets(root: LexNode) -> Counter[tuple[str, int, int]]:
     """The labeled brackets (label, first word, last word) of every phrase, with counts
     (a unary chain can repeat a span)."""
-    return Counter((node.label, *node.span()) for _, node in phrases(root))
+    spans = Spans(root)
+    return Counter((node.label, *spans.span(node)) for node in spans.nodes if node.word < 0)
 
 
 def new_brackets(a: LexNode, b: LexNode) -> set[tuple[str, int, int]]:

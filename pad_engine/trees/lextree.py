@@ -110,6 +110,35 @@ def from_penn(tree: Tree, head_child: dict[tuple[int, ...], int]) -> LexNode:
     return fold((tree, ()), positioned, build)
 
 
+class Spans:
+    """Every node's span and head word, found in one walk up the tree. ``LexNode.span`` and
+    ``head_word`` each walk down from their node: asked of every node of a deep tree (a
+    long chain of dependents, a hostile file's nesting) they cost time quadratic in its
+    depth. ``nodes``: the tree's nodes, children before their parent."""
+
+    def __init__(self, root: LexNode) -> None:
+        self.nodes: list[LexNode] = []
+        self._facts: dict[int, tuple[int, int, int]] = {}
+
+        def combine(node: LexNode, kids: list[tuple[int, int, int]]) -> tuple[int, int, int]:
+            facts = (node.word, node.word, node.word) if node.word >= 0 else \
+                (kids[0][0], kids[-1][1], kids[node.head][2])
+            self._facts[id(node)] = facts
+            self.nodes.append(node)
+            return facts
+
+        fold(root, lambda node: node.children, combine)
+
+    def span(self, node: LexNode) -> tuple[int, int]:
+        """First and last word of a node of the tree (``LexNode.span``)."""
+        first, last, _ = self._facts[id(node)]
+        return first, last
+
+    def head_word(self, node: LexNode) -> int:
+        """The word heading a node of the tree (``LexNode.head_word``)."""
+        return self._facts[id(node)][2]
+
+
 def is_preterminal(node: Tree) -> bool:
     """True for an nltk node whose only child is a word."""
     return len(node) == 1 and isinstance(node[0], str)

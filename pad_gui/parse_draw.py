@@ -27,7 +27,7 @@ from pad_gui.parse_items import (
     NodeItem,
     RemovedItem,
 )
-from pad_gui.parse_layout import Bracket, Shape, Style, arc_levels, removed_levels
+from pad_gui.parse_layout import Bracket, Shape, Style, nest_levels, removed_levels
 
 REMOVED_ROW = 14.0  # vertical distance between stacked removed brackets
 
@@ -98,7 +98,8 @@ def _node_item(scene, shape: Shape, node: LexNode, up: NodeItem | None, index: i
 def draw_tags(scene, tags: list[str], xs: list[float], y_tags: float, style: Style) -> None:
     """The tags alone, for a sentence without a tree."""
     for i, tag in enumerate(tags):
-        item = NodeItem(LexNode(tag, [], 0, i), scene.font, TAG_FILL, standing=style.compact)
+        item = NodeItem(LexNode(tag, [], 0, i), scene.font, TAG_FILL, span=(i, i), head_word=i,
+                        standing=style.compact)
         item.setFlag(QGraphicsItem.ItemIsSelectable, False)
         item.setPos(xs[i], y_tags)
         scene.addItem(item)
@@ -137,7 +138,7 @@ def draw_arcs(scene, heads: list[int], rels: list[str], xs: list[float], y0: flo
         length = max(metrics.horizontalAdvance(r) for r in rels) + 6
         y_labels, y0 = y0, y0 + length
     spans = {m: (min(h, m) - 1, max(h, m) - 1) for m, h in enumerate(heads, 1) if h > 0}
-    level = arc_levels(spans, len(heads))
+    level = nest_levels(spans)
     deepest = max(level.values(), default=0)
     # Arcs leaving one head fan out a little (nearest dependent innermost), so their
     # vertical strokes stay apart.

@@ -58,9 +58,8 @@ class NodeItem(QGraphicsItem):
     narrow column); ``words``: the phrase is collapsed and shows its words after its label,
     elided to ``width``."""
 
-    def __init__(self, node: LexNode, font: QFont, fill: QColor, *,
-                 up: NodeItem | None = None, index: int = 0,
-                 span: tuple[int, int] | None = None, head_word: int | None = None,
+    def __init__(self, node: LexNode, font: QFont, fill: QColor, *, span: tuple[int, int],
+                 head_word: int, up: NodeItem | None = None, index: int = 0,
                  standing: bool = False, words: str = "", width: float = 0.0,
                  pad: float = 10.0):
         super().__init__()
@@ -70,8 +69,8 @@ class NodeItem(QGraphicsItem):
         self.kids: list[NodeItem] = []  # the items of its children, where they are drawn
         if up is not None:
             up.kids.append(self)
-        self.span = node.span() if span is None else span
-        self.head_word = node.head_word() if head_word is None else head_word
+        self.span = span
+        self.head_word = head_word
         self.font = font
         self.fill = fill
         self.standing = standing

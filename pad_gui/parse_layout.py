@@ -9,11 +9,13 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass
+from typing import TypeVar
 
 from pad_engine.api import LexNode, Spans
 
 Bracket = tuple[str, int, int]  # label, first word, last word (0-based, inclusive)
 MARGIN = 16.0
+K = TypeVar("K")
 MOST_DRAWN = 3000  # nodes of a tree drawn at first (a 400-word sentence has about 1,000)
 
 
@@ -158,24 +160,24 @@ def compact_columns(n: int, shape: Shape | None, m: Metrics) -> list[float]:
 
 
 def removed_levels(removed: Collection[Bracket]) -> list[tuple[Bracket, int]]:
-    """Removed brackets stacked like the arcs: one level above every bracket inside it."""
-    level: dict[Bracket, int] = {}
-    for b in sorted(removed, key=lambda b: b[2] - b[1]):
-        inner = [level[o] for o in level if b[1] <= o[1] and o[2] <= b[2]]
-        level[b] = 1 + max(inner, default=0)
+    """Removed brackets stacked like the arcs: one level above every bracket inside it (two
+    of one span, one above the other), left to right."""
+    level = nest_levels({b: (b[1], b[2]) for b in removed}, stack_same=True)
     return sorted(level.items(), key=lambda kv: (kv[0][1], kv[0][2]))
 
 
-def arc_levels(spans: dict[int, tuple[int, int]], n: int) -> dict[int, int]:
-    """Each arc's depth below the words (``spans``: dependent -> first and last word of the
-    arc, 0-based, among ``n`` words): 1 + the deepest of the arcs within its span, an arc
-    of the same span not counted. Arcs come by first word from the right, then by last word
-    from the left, so every arc within a span is placed before it, and the deepest of them
-    is a maximum over the last words so far (a Fenwick tree): n log n, where comparing
-    every pair of arcs took seconds for a sentence of thousands of words."""
+def nest_levels(spans: dict[K, tuple[int, int]], stack_same: bool = False) -> dict[K, int]:
+    """Each span's level (``spans``: key -> first and last word, 0-based): 1 + the deepest
+    of the spans within it; spans equal to it are not counted, or with ``stack_same`` stand
+    one above the other (in key order). Spans come by first word from the right, then by
+    last word from the left, so every span within one is placed before it, and the deepest
+    of them is a maximum over the last words so far (a Fenwick tree): n log n, where
+    comparing every pair took seconds for a sentence of thousands of words (its arcs, or a
+    candidate's removed brackets)."""
+    n = 1 + max((hi for _, hi in spans.values()), default=0)
     best = [0] * (n + 1)  # Fenwick tree of maxima, indexed by last word + 1
-    level: dict[int, int] = {}
-    order = sorted(spans, key=lambda m: (-spans[m][0], spans[m][1]))
+    level: dict[K, int] = {}
+    order = sorted(spans, key=lambda k: (-spans[k][0], spans[k][1], k))
     start = 0
     while start < len(order):
         span = spans[order[start]]
@@ -186,10 +188,11 @@ def arc_levels(spans: dict[int, tuple[int, int]], n: int) -> dict[int, int]:
         while i > 0:
             deepest = max(deepest, best[i])
             i -= i & -i
-        i = span[1] + 1
+        for rank, key in enumerate(order[start:end]):
+            level[key] = deepest + 1 + (rank if stack_same else 0)
+        top, i = level[order[end - 1]], span[1] + 1
         while i <= n:
-            best[i] = max(best[i], deepest + 1)
+            best[i] = max(best[i], top)
             i += i & -i
-        level.update(dict.fromkeys(order[start:end], deepest + 1))
         start = end
     return level

@@ -177,13 +177,7 @@ class ParseScene(QGraphicsScene):
         self.nodes, self.words, self.arcs, self.removed = [], [], [], []
         self._choice_line = None
         self.clearSelection()
-        # out of the scene's index first: removing items one by one from it costs time
-        # that grows with the items left (minutes for the 200,000 of a tree nested 100,000
-        # deep)
-        method = self.itemIndexMethod()
-        self.setItemIndexMethod(QGraphicsScene.NoIndex)
         super().clear()
-        self.setItemIndexMethod(method)
         self.cleared.emit()
 
     # -- highlighting ---------------------------------------------------------------------

@@ -8,7 +8,7 @@ import random
 from pad_engine.trees import edits
 from pad_engine.trees.compare import merged_brackets
 from pad_engine.trees.lextree import LexNode, Spans
-from pad_gui.parse_layout import arc_levels
+from pad_gui.parse_layout import nest_levels, removed_levels
 
 
 def random_tree(rng: random.Random, words: int) -> LexNode:
@@ -44,8 +44,24 @@ def test_arc_depths_are_one_more_than_the_deepest_arc_within():
         heads = [rng.randint(0, n) for _ in range(n)]  # any arcs: the view draws files' too
         spans = {m: (min(h, m) - 1, max(h, m) - 1) for m, h in enumerate(heads, 1)
                  if h not in (0, m)}
-        levels = arc_levels(spans, n)
+        levels = nest_levels(spans)
         for m, (lo, hi) in spans.items():
             inner = [levels[k] for k, s in spans.items()
                      if lo <= s[0] and s[1] <= hi and s != (lo, hi)]
             assert levels[m] == 1 + max(inner, default=0)
+
+
+def test_removed_brackets_stand_above_those_within_them_and_those_of_their_span():
+    rng = random.Random(5)
+    for _ in range(1000):
+        n = rng.randint(1, 15)
+        removed = set()
+        for _ in range(rng.randint(0, 12)):
+            lo = rng.randrange(n)
+            removed.add((rng.choice("NP VP S".split()), lo, rng.randrange(lo, n)))
+        levels = dict(removed_levels(removed))
+        assert set(levels) == removed
+        for b, level in levels.items():
+            within = [levels[o] for o in removed if b[1] <= o[1] and o[2] <= b[2]
+                      and (o[1:] != b[1:] or o < b)]
+            assert level == 1 + max(within, default=0)

@@ -244,7 +244,9 @@ def test_any_head_list_gives_a_consistent_tree_or_a_clear_error(data):
     forms = data.draw(st.lists(WORDS, min_size=n, max_size=n))
     tags = data.draw(st.lists(KNOWN_TAGS, min_size=max(0, n - 1), max_size=n + 1))
     sent = DepSentence(forms, tags, heads)
-    bad = tree_problem(heads) is not None or len(tags) != n
+    # several roots are no error: the extra ones go under the main root, and say so
+    bad = tree_problem(heads, several_roots=True) is not None or len(tags) != n
+    roots = [i for i, h in enumerate(heads, 1) if h == 0]
     for call in (lambda: [ENGINE.best(sent)], lambda: ENGINE.candidates(sent, 2)):
         if bad:
             with pytest.raises(InputError) as info:
@@ -253,6 +255,9 @@ def test_any_head_list_gives_a_consistent_tree_or_a_clear_error(data):
             continue
         for cand in call():
             check_tree(cand, sent, projectivize(heads)[0])
+            rerooted = {lift.dependent for lift in cand.lifted if lift.original_head == 0}
+            assert len(rerooted) == len(roots) - 1
+            assert rerooted < set(roots)
 
 
 # --- damaged CoNLL files ----------------------------------------------------------------------

@@ -155,15 +155,22 @@ def tiny_model(tmp_path_factory) -> Path:
 
 @pytest.fixture
 def isolated_settings(qapp):
-    """QSettings of a test app, cleared before and after (GUI modules use it for every test)."""
+    """QSettings and data folder of a test app, cleared before and after (GUI modules use it
+    for every test). Named for this process: the tests run in several at once (pytest-xdist),
+    and one's clearing must not wipe what another's test just remembered."""
     from PySide6.QtCore import QSettings, QStandardPaths
 
     QStandardPaths.setTestModeEnabled(True)
     qapp.setOrganizationName("PAD Studio Tests")
-    qapp.setApplicationName("PAD Studio Tests")
+    qapp.setApplicationName(f"PAD Studio Tests {os.getpid()}")
     QSettings().clear()
     yield
-    QSettings().clear()
+    settings = QSettings()
+    settings.clear()
+    settings.sync()
+    Path(settings.fileName()).unlink(missing_ok=True)
+    shutil.rmtree(QStandardPaths.writableLocation(QStandardPaths.AppDataLocation),
+                  ignore_errors=True)
 
 
 @pytest.fixture(autouse=True)

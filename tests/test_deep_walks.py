@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from pad_engine.trees import edits
 from pad_engine.trees.compare import merged_brackets
 from pad_engine.trees.lextree import LexNode, Spans
@@ -35,6 +37,21 @@ def test_spans_give_each_nodes_span_and_head_word():
         old = [(n.label, *n.span()) for _, n in edits.phrases(tree)]
         assert sorted(edits.brackets(tree).elements()) == sorted(old)
         assert merged_brackets(tree) <= set(old)
+
+
+def test_phrase_nodes_and_their_paths_are_what_phrases_gives():
+    rng = random.Random(11)
+    for _ in range(300):
+        tree = random_tree(rng, rng.randint(1, 30))
+        old = list(edits.phrases(tree))
+        nodes = list(edits.phrase_nodes(tree))
+        assert [id(n) for n in nodes] == [id(n) for _, n in old]
+        path_of = {id(n): p for p, n in old}
+        picked = rng.sample(nodes, rng.randint(0, len(nodes)))
+        assert edits.paths_to(tree, picked) == [path_of[id(n)] for n in picked]
+    stranger = random_tree(rng, 3)
+    with pytest.raises(ValueError, match="not in the tree"):
+        edits.paths_to(random_tree(rng, 3), [stranger])
 
 
 def test_arc_depths_are_one_more_than_the_deepest_arc_within():

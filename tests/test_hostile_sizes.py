@@ -161,6 +161,53 @@ def test_a_tree_file_and_a_treebank_search_read_a_tree_100000_levels_deep(tmp_pa
     assert done.stdout.split() == ["1", "['x']", "1", "['x']"]
 
 
+ODD_ONE_OUT = ("(S (NP (DT the) (NN dog)) (VP (VBZ barks)))\n"
+               "(S (NP (DT the) (NN dog)) (VP (VBZ runs)))\n"
+               "(S (NP (DT the) (NN dog)) (VP (VBZ eats)))\n"
+               "(S (DT the) (NN dog) (VP (VBZ sleeps)))\n")
+
+
+@pytest.mark.parametrize("shape", ["right", "unary"])
+def test_check_compares_a_file_holding_a_tree_100000_levels_deep(tmp_path, shape):
+    """`pad check` asked each phrase its span by walking down from it and kept every
+    phrase's path: on such a tree it ran past five minutes. It reads it in linear time now
+    and still finds the odd one out among the file's other trees."""
+    src = tmp_path / "deep.mrg"
+    src.write_text((right_branching(DEEP) if shape == "right" else unary_chain(DEEP))
+                   + ODD_ONE_OUT)
+    done = pad("check", str(src))
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "n-gram 'the/DT dog/NN': NP 3x, no phrase 1x" in done.stdout
+    assert done.stdout.rstrip().endswith("1 entries over 5 sentences")
+
+
+def test_a_fix_and_an_injected_error_on_a_tree_100000_levels_deep(tmp_path):
+    """The consistency fix (a phrase inserted deep down, a bracket made or taken off) and the
+    injected-error benchmark walk such a tree once, under the 1 GB cap (every phrase's path
+    took it all before)."""
+    src = tmp_path / "deep.mrg"  # the lowest phrase holds three words: two to bracket
+    src.write_text("( " + "".join(f"(S (NN w{i}) " for i in range(DEEP - 3))
+                   + "(S (NN a) (NN b) (NN c))" + ")" * (DEEP - 3) + ")\n")
+    code = ("import random, sys; from pad_engine.io.treefiles import read_tree_file; "
+            "from pad_engine.quality.consistency import apply_variant; "
+            "from pad_engine.quality.inject import inject; "
+            "from pad_engine.trees.edits import brackets; "
+            "r = read_tree_file(sys.argv[1]); t, n = r.trees[0], len(r.sentences[0].forms); "
+            "a = apply_variant(t, n - 3, n - 2, 'NP'); "
+            "b = apply_variant(a, n - 3, n - 2, ''); "
+            "out, done = inject([t], 1.0, random.Random(1)); "
+            "print(n, sum((brackets(a) - brackets(t)).values()), brackets(b) == brackets(t), "
+            "len(done), out[0] is not t)")
+
+    def cap() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (MEMORY, MEMORY))
+
+    done = subprocess.run([sys.executable, "-c", code, str(src)], env=ENV, capture_output=True,
+                          text=True, timeout=SECONDS, preexec_fn=cap)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.split() == [str(DEEP), "1", "True", "1", "True"]
+
+
 @pytest.mark.usefixtures("isolated_settings")
 @pytest.mark.parametrize("kind", ["chain", "nesting"])
 def test_the_app_draws_a_tree_deeper_than_python_recurses_and_walks_it_by_keys(

@@ -22,7 +22,7 @@ from pad_engine.io.encoding import read_text
 from pad_engine.io.gate import TABLE_BYTES
 from pad_engine.io.limits import line_problem
 from pad_engine.trees.binarize import reserved
-from pad_engine.trees.lextree import LexNode
+from pad_engine.trees.lextree import LexNode, Spans
 
 ANY = "*"
 NO_RELATION = "_"
@@ -68,6 +68,7 @@ class LabelSet:
             return root
         # id(node) -> (what replaces it in its parent, which of those holds its head)
         done: dict[int, tuple[list[LexNode], int]] = {}
+        at = Spans(root)
         stack: list[tuple[LexNode, bool]] = [(root, False)]
         while stack:  # iterative post-order: trees over long sentences are deep
             node, expanded = stack.pop()
@@ -87,7 +88,7 @@ class LabelSet:
                 children += nodes
             label = node.label
             if node is not root:
-                w = node.head_word()
+                w = at.head_word(node)
                 label = self.label(label, tags[w],
                                    relation_key(rels[w] if w < len(rels) else ""))
             done[id(node)] = (children, head) if label == DROP else \

@@ -29,8 +29,8 @@ from pad_engine.decoding.rulebased import projection_features
 from pad_engine.errors import InputError
 from pad_engine.trees.binarize import HEAD_LEFT, HEAD_RIGHT, LEAF, UNARY, is_intermediate
 from pad_engine.trees.deplabels import ROOT
-from pad_engine.trees.edits import phrases
-from pad_engine.trees.lextree import LexNode, penn_leaf, to_line
+from pad_engine.trees.edits import phrase_nodes
+from pad_engine.trees.lextree import LexNode, Spans, penn_leaf, to_line
 from pad_engine.trees.structure import cell_count, cell_spans, projective_tree
 
 # The largest chart a sentence may need, in cells x (k + 1): chart memory grows with it, by
@@ -378,13 +378,14 @@ def bracket_cost(symbols: list[str], enc: Encoded, gold: LexNode) -> np.ndarray:
     sid = {label: k for k, label in enumerate(symbols)}
     cost = np.zeros((spans.shape[0], len(symbols)))
     cost[:, [k for k, label in enumerate(symbols) if not is_intermediate(label)]] = -1.0
+    at = Spans(gold)
     stack = [gold]
     while stack:
         node = stack.pop()
         if node.word < 0:
             k = sid.get(node.label)
             if k is not None:
-                cost[cells.get(node.span(), []), k] = 1.0
+                cost[cells.get(at.span(node), []), k] = 1.0
             stack.extend(node.children)
     return cost
 
@@ -499,16 +500,18 @@ class Parser:
         ``heads``. One encoding and one table of gains serve every weight."""
         enc = self.encode_checked(forms, tags, heads, rels)
         gains = bracket_cost(self.model.grammar.symbols, enc, reference)
-        wanted = {(node.span(), node.label) for _, node in phrases(reference)}
+        ref = Spans(reference)
+        wanted = {(ref.span(node), node.label) for node in phrase_nodes(reference)}
         out = []
         for weight in weights:
             d = run_decoder(self.model, enc, decoder.EXACT, cell_cost=gains * weight)
             if not d.kinds.shape[0]:
                 return []  # the grammar's trees do not depend on the weight
             tree = self.tree(d.kinds, d.syms, d.words, tags)
+            at = Spans(tree)
             bonus = sum(-1.0 if len(node.children) == 1 and node.children[0].label == node.label
-                        else weight if (node.span(), node.label) in wanted else -weight
-                        for _, node in phrases(tree))  # as the decoder adds it
+                        else weight if (at.span(node), node.label) in wanted else -weight
+                        for node in phrase_nodes(tree))  # as the decoder adds it
             out.append(Parse(tree, float(d.score) - bonus, How.GUIDED))
         return out
 

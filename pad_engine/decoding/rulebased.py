@@ -18,10 +18,11 @@ from pad_engine.decoding.projection import LABELS, Projection, project, projecti
 from pad_engine.decoding.reuse_cache import remembered_on_reuse
 from pad_engine.trees.deplabels import ROOT
 from pad_engine.trees.deptree import DepSentence
-from pad_engine.trees.edits import phrases
-from pad_engine.trees.lextree import LexNode
+from pad_engine.trees.edits import phrase_nodes
+from pad_engine.trees.lextree import LexNode, Spans
 from pad_engine.trees.projectivize import Lift, projectivize
 from pad_engine.trees.structure import is_projective_tree
+from pad_engine.trees.walk import fold
 
 REMEMBERED = 16_384  # sentences whose projection_features are kept (about 4 kB each)
 # sentences whose projections are kept (EWT dev: about 3 kB each, 8 kB once the tree is made)
@@ -30,7 +31,7 @@ TREES_REMEMBERED = 4_096
 
 def phrase_labels(tree: LexNode) -> set[str]:
     """The labels of a tree's phrases (TOP left out)."""
-    return {node.label for _, node in phrases(tree)} - {"TOP"}
+    return {node.label for node in phrase_nodes(tree)} - {"TOP"}
 
 
 def projected_tree(forms: list[str], tags: list[str], heads: list[int],
@@ -103,10 +104,11 @@ def learn_label_set(corrected: Iterable[tuple[DepSentence, LexNode]], name: str 
         tree = project(sent.forms, sent.tags, heads, sent.rels or None)
         punct = [word_class(t, f) == "PUNCT" for t, f in zip(sent.tags, sent.forms)]
         wanted = _brackets_by_span(gold, punct)
+        at = Spans(tree)
         for span, chain in _brackets_by_span(tree, punct).items():
             labels = wanted.get(span, [])
             for k, node in enumerate(chain):
-                w = node.head_word()
+                w = at.head_word(node)
                 rel = relation_key(sent.rels[w] if w < len(sent.rels) else "")
                 outcome = labels[k].label if k < len(labels) else DROP
                 for key in ((node.label, ANY, ANY), (node.label, sent.tags[w], ANY),
@@ -131,18 +133,21 @@ def _brackets_by_span(root: LexNode, punct: list[bool]) -> dict[tuple[int, int],
     """Phrases below the root by the span of their words that are not punctuation, each
     chain bottom up (phrases over punctuation only are left out, as EVALB leaves them)."""
     out: dict[tuple[int, int], list[LexNode]] = defaultdict(list)
-    stack = [(c, False) for c in (root.children if root.label == "TOP" else [root])]
-    while stack:  # post-order, so a chain over the same words lists its lowest phrase first
-        node, expanded = stack.pop()
+
+    def combine(node: LexNode, kids: list[tuple[int, int] | None]) -> tuple[int, int] | None:
+        """The node's first and last word that are not punctuation (None: it has none)."""
         if node.word >= 0:
-            continue
-        if not expanded:
-            stack.append((node, True))
-            stack.extend((c, False) for c in reversed(node.children))
-            continue
-        words = [p.word for p in node.preterminals() if not punct[p.word]]
-        if words:
-            out[words[0], words[-1]].append(node)
+            return None if punct[node.word] else (node.word, node.word)
+        inner = [k for k in kids if k is not None]
+        if not inner:
+            return None
+        span = inner[0][0], inner[-1][1]
+        out[span].append(node)
+        return span
+
+    for top in root.children if root.label == "TOP" else [root]:
+        # children first, so a chain over the same words lists its lowest phrase first
+        fold(top, lambda node: node.children, combine)
     return out
 
 

@@ -39,7 +39,7 @@ from pad_engine.trees.binarize import (
     phrase_of,
 )
 from pad_engine.trees.deptree import DepSentence, tree_problem
-from pad_engine.trees.edits import phrases
+from pad_engine.trees.edits import phrase_nodes
 from pad_engine.trees.lextree import LexNode, induced_heads, penn_words
 from pad_engine.trees.projectivize import projectivize
 from pad_engine.trees.structure import sentence_structure
@@ -209,7 +209,7 @@ def pool_projections(grammar: Grammar, pool: Sequence[DepSentence],
             heads, _ = projectivize(sent.heads)
             trees.append((projected_tree(sent.forms, sent.tags, heads, sent.rels), sent))
     made = Counter(label for tree, _ in trees for label in phrase_labels(tree))
-    used = Counter(node.label for tree in corrected for _, node in phrases(tree)
+    used = Counter(node.label for tree in corrected for node in phrase_nodes(tree)
                    if node.label != "TOP")
     if _share(made, {phrase_of(s) for s in grammar.symbols}) < KNOWN_SHARE and \
             _share(used, set(LABELS)) < KNOWN_SHARE:

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from pad_engine.quality.forest import Sentence
 from pad_engine.trees import edits
 from pad_engine.trees.deptree import depths
-from pad_engine.trees.lextree import LexNode, strip_label
+from pad_engine.trees.lextree import LexNode, Spans, strip_label
 
 WEIGHTS = {"corrected": 3.0, "edited": 1.5, "machine": 1.0}
 MAX_NGRAM = 8
@@ -68,8 +68,9 @@ class Entry:
 def spans(tree: LexNode) -> dict[tuple[int, int], str]:
     """Every span a phrase covers, with the lowest phrase label over it (function tags cut;
     the root's own label left out)."""
-    return {node.span(): strip_label(node.label) for path, node in edits.phrases(tree)
-            if path}
+    at = Spans(tree)  # a unary chain's nodes share a span: the lowest, met last, wins
+    return {at.span(node): strip_label(node.label) for node in edits.phrase_nodes(tree)
+            if node is not tree}
 
 
 def subtree_spans(heads: Sequence[int]) -> list[tuple[int, int, int]]:
@@ -130,11 +131,12 @@ def _heads(s: Sentence, tags: list[str], use_rels: bool):
     dependents attached there (by their place in the key; "?" for a word the d-parse does not
     make a dependent)."""
     spine: dict[int, list[tuple[str, int, int, list[int]]]] = defaultdict(list)
-    for path, node in reversed(list(edits.phrases(s.tree))):
-        if path:
-            h = node.head_word()
-            attached = [c.head_word() for i, c in enumerate(node.children) if i != node.head]
-            spine[h].append((strip_label(node.label), *node.span(), attached))
+    at = Spans(s.tree)
+    for node in at.nodes:  # children first: each spine bottom-up
+        if node.word < 0 and node is not s.tree:
+            h = at.head_word(node)
+            attached = [at.head_word(c) for i, c in enumerate(node.children) if i != node.head]
+            spine[h].append((strip_label(node.label), *at.span(node), attached))
     deps: dict[int, list[int]] = defaultdict(list)
     for m, g in enumerate(s.heads):
         if g:
@@ -158,6 +160,7 @@ def _productions(tree: LexNode, tags: list[str]):
     """Per phrase: the key of what it is made of (its head word's tag, its head child's
     label, its other children's labels and sides) and where it stands (its parent's label),
     and its label."""
+    at = Spans(tree)
     stack = [(tree, "")]
     while stack:
         node, above = stack.pop()
@@ -167,9 +170,9 @@ def _productions(tree: LexNode, tags: list[str]):
             continue  # the root; a unary, whose label depends on where it stands
         kids = tuple((strip_label(c.label), i < node.head) for i, c in enumerate(node.children)
                      if i != node.head)
-        key = ("p", tags[node.head_word()], strip_label(node.children[node.head].label), kids,
-               above)
-        yield key, label, node.span()
+        key = ("p", tags[at.head_word(node)], strip_label(node.children[node.head].label),
+               kids, above)
+        yield key, label, at.span(node)
 
 
 def _located(occ: Occurrence, majority: str) -> Occurrence:
@@ -251,12 +254,13 @@ def apply_variant(tree: LexNode, start: int, end: int, variant: str) -> LexNode:
     ``variant`` (``""``: none), everything else kept; ValueError when that span crosses a
     bracket of the tree (it cannot become a phrase without moving others)."""
     want = variant.split(">") if variant else []
-    chain = [path for path, node in edits.phrases(tree) if path and node.span() == (start,
-                                                                                     end)]
+    at = Spans(tree)
+    chain = edits.paths_to(tree, [node for node in edits.phrase_nodes(tree)
+                                  if node is not tree and at.span(node) == (start, end)])
     if not chain:
         if not want:
             return tree
-        tree, top = _insert_over(tree, start, end, want[0])
+        tree, top = _insert_over(tree, at, start, end, want[0])
         chain, want_rest = [top], want[1:]
     else:
         for path, label in zip(chain, want):
@@ -273,20 +277,22 @@ def apply_variant(tree: LexNode, start: int, end: int, variant: str) -> LexNode:
     return tree
 
 
-def _insert_over(tree: LexNode, start: int, end: int, label: str
+def _insert_over(tree: LexNode, at: Spans, start: int, end: int, label: str
                  ) -> tuple[LexNode, tuple[int, ...]]:
-    """A phrase over words start..end as a run of siblings, and its path."""
-    path: tuple[int, ...] = ()
+    """A phrase over words start..end as a run of siblings, and its path (``at``: the
+    tree's spans)."""
+    steps: list[int] = []  # a list: a tuple grown a step at a time is quadratic in depth
     node = tree
     while True:
-        kids = [c.span() for c in node.children]
+        kids = [at.span(c) for c in node.children]
         inside = [i for i, (a, b) in enumerate(kids) if a <= start and end <= b]
         if inside and node.children[inside[0]].word < 0 and kids[inside[0]] != (start, end):
-            path += (inside[0],)
+            steps.append(inside[0])
             node = node.children[inside[0]]
             continue
         first = next((i for i, (a, _) in enumerate(kids) if a == start), None)
         last = next((i for i, (_, b) in enumerate(kids) if b == end), None)
         if first is None or last is None:
             raise ValueError(f"words {start + 1}-{end + 1} cross a bracket of this tree")
+        path = tuple(steps)
         return edits.insert_node(tree, path, first, last, label), (*path, first)

@@ -26,7 +26,8 @@ class Injected:
 def inject(trees: Sequence[LexNode], rate: float, rng: random.Random
            ) -> tuple[list[LexNode], list[Injected]]:
     """Copies of the trees with one error in each of ``rate`` of them (at least one)."""
-    labels = sorted({strip_label(n.label) for t in trees for p, n in edits.phrases(t) if p})
+    labels = sorted({strip_label(n.label) for t in trees for n in edits.phrase_nodes(t)
+                     if n is not t})
     out = list(trees)
     done = []
     chosen = rng.sample(range(len(trees)), max(1, round(rate * len(trees))))
@@ -45,31 +46,33 @@ def inject(trees: Sequence[LexNode], rate: float, rng: random.Random
 
 
 def _relabel(tree: LexNode, labels: list[str], rng: random.Random) -> LexNode | None:
-    nodes = [(p, n) for p, n in edits.phrases(tree) if p]
+    nodes = [n for n in edits.phrase_nodes(tree) if n is not tree]
     if not nodes:
         return None
-    path, node = rng.choice(nodes)
+    node = rng.choice(nodes)
+    path = edits.paths_to(tree, [node])[0]
     other = [x for x in labels if x != strip_label(node.label)]
     return edits.relabel(tree, path, rng.choice(other)) if other else None
 
 
 def _reattach(tree: LexNode, rng: random.Random) -> LexNode | None:
     """Raise an edge child out of its phrase, or lower a phrase into its neighbour."""
-    moves = []
-    for path, node in edits.phrases(tree):
-        if not path or len(node.children) < 2:
+    moves: list[tuple] = []
+    for node in edits.phrase_nodes(tree):
+        if node is tree or len(node.children) < 2:
             continue
         for i in (0, len(node.children) - 1):
             if i != node.head:
-                moves.append(("raise", path, i))
+                moves.append(("raise", node, i))
         for i in range(len(node.children)):
             for j in (i - 1, i + 1):
                 if 0 <= j < len(node.children) and i != node.head and \
                         node.children[j].word < 0:
-                    moves.append(("lower", path, i, j))
+                    moves.append(("lower", node, i, j))
     if not moves:
         return None
     move = rng.choice(moves)
+    move = (move[0], edits.paths_to(tree, [move[1]])[0], *move[2:])
     new = tree.copy()
     node = edits.node_at(new, move[1])
     if move[0] == "raise":

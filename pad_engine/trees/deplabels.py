@@ -11,7 +11,7 @@ why they help; they exist only where the d-parses were made from phrase-structur
 
 from __future__ import annotations
 
-from pad_engine.trees.lextree import LexNode
+from pad_engine.trees.lextree import LexNode, Spans
 
 SCHEMES = ("phrase",)
 ROOT = "ROOT"
@@ -22,6 +22,7 @@ def tree_labels(root: LexNode, n: int, scheme: str = "phrase") -> list[str]:
     if scheme not in SCHEMES:
         raise ValueError(f"unknown label scheme {scheme!r} (known: {', '.join(SCHEMES)})")
     labels = [ROOT] * n
+    at = Spans(root)
     stack = [root]
     while stack:
         node = stack.pop()
@@ -30,6 +31,6 @@ def tree_labels(root: LexNode, n: int, scheme: str = "phrase") -> list[str]:
         for i, child in enumerate(node.children):
             if i != node.head:
                 own = "*" if child.is_preterminal else child.label
-                labels[child.head_word()] = f"{node.label}+{own}"
+                labels[at.head_word(child)] = f"{node.label}+{own}"
         stack.extend(node.children)
     return labels

@@ -29,7 +29,9 @@ def node_at(root: LexNode, path: Path) -> LexNode:
 
 
 def phrases(root: LexNode) -> Iterator[tuple[Path, LexNode]]:
-    """Every phrase (non-preterminal) node with its path, in pre-order."""
+    """Every phrase (non-preterminal) node with its path, in pre-order: for addressing the
+    phrases of a tree to edit (each path as long as its node is deep; :func:`phrase_nodes`
+    walks a tree of any depth)."""
     stack: list[tuple[Path, LexNode]] = [((), root)]
     while stack:
         path, node = stack.pop()
@@ -38,6 +40,45 @@ def phrases(root: LexNode) -> Iterator[tuple[Path, LexNode]]:
         yield path, node
         for i in range(len(node.children) - 1, -1, -1):
             stack.append(((*path, i), node.children[i]))
+
+
+def phrase_nodes(root: LexNode) -> Iterator[LexNode]:
+    """Every phrase (non-preterminal) node, the root first, in pre-order. Without their
+    paths: a path is as long as its node is deep, so the paths of every phrase take time and
+    memory quadratic in a tree's depth (a hostile file's nesting); :func:`paths_to` gives
+    those of the few nodes an edit needs."""
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if node.word < 0:
+            yield node
+            stack.extend(reversed(node.children))
+
+
+def paths_to(root: LexNode, nodes: Sequence[LexNode]) -> list[Path]:
+    """The path of each of ``nodes`` (nodes of ``root``'s tree, ValueError otherwise),
+    found in one walk."""
+    wanted = {id(node) for node in nodes}
+    parent: dict[int, tuple[int, int]] = {}  # id(node) -> (id(its parent), its index)
+    seen: set[int] = set()
+    stack = [root]
+    while stack and len(seen) < len(wanted):
+        node = stack.pop()
+        if id(node) in wanted:
+            seen.add(id(node))
+        for i, child in enumerate(node.children):
+            parent[id(child)] = (id(node), i)
+            stack.append(child)
+    if len(seen) < len(wanted):
+        raise ValueError("a node is not in the tree")
+    paths = []
+    for node in nodes:
+        steps, at = [], id(node)
+        while at != id(root):
+            at, i = parent[at]
+            steps.append(i)
+        paths.append(tuple(reversed(steps)))
+    return paths
 
 
 def _copy_to(root: LexNode, path: Path) -> tuple[LexNode, LexNode]:

@@ -116,7 +116,7 @@ def tagged_labels(trees: Sequence[LexNode]) -> tuple[int, list[str]]:
     found: list[str] = []
     count = 0
     for tree in trees:
-        labels = [n.label for _, n in edits.phrases(tree) if strip_label(n.label) != n.label]
+        labels = [n.label for n in edits.phrase_nodes(tree) if strip_label(n.label) != n.label]
         count += bool(labels)
         found += [x for x in labels if x not in found][:3 - len(found)]
     return count, found

@@ -24,17 +24,23 @@ MEMORY = 1 << 30  # bytes of address space: the fixed walks need under 400 MB at
 SECONDS = 90
 
 
-def pad(*args: str, seconds: float = SECONDS) -> subprocess.CompletedProcess:
-    """``pad ARGS`` in a child process capped in memory, failing the test past ``seconds``."""
+def capped(argv: list[str], what: str, seconds: float = SECONDS) -> subprocess.CompletedProcess:
+    """``python ARGV`` in a child process capped in memory, failing the test past
+    ``seconds`` (``what`` says what took so long)."""
 
     def cap() -> None:
         resource.setrlimit(resource.RLIMIT_AS, (MEMORY, MEMORY))
 
     try:
-        return subprocess.run([sys.executable, "-m", "pad_engine", *args], env=ENV,
-                              capture_output=True, text=True, timeout=seconds, preexec_fn=cap)
+        return subprocess.run([sys.executable, *argv], env=ENV, capture_output=True, text=True,
+                              timeout=seconds, preexec_fn=cap)
     except subprocess.TimeoutExpired:
-        pytest.fail(f"pad {args[0]} took over {seconds} s")
+        pytest.fail(f"{what} took over {seconds} s")
+
+
+def pad(*args: str, seconds: float = SECONDS) -> subprocess.CompletedProcess:
+    """``pad ARGS`` in a child process capped in memory, failing the test past ``seconds``."""
+    return capped(["-m", "pad_engine", *args], f"pad {args[0]}", seconds)
 
 
 def right_branching(n: int, label: str = "S", tag: str = "NN", after: str = "") -> str:
@@ -151,12 +157,7 @@ def test_a_tree_file_and_a_treebank_search_read_a_tree_100000_levels_deep(tmp_pa
             "r = read_tree_file(sys.argv[1]); "
             "s = penn_sentences(sys.argv[1], HeadRules.load('collins')); "
             "print(len(r.trees), r.sentences[0].forms, len(s), s[0].forms)")
-
-    def cap() -> None:
-        resource.setrlimit(resource.RLIMIT_AS, (MEMORY, MEMORY))
-
-    done = subprocess.run([sys.executable, "-c", code, str(src)], env=ENV, capture_output=True,
-                          text=True, timeout=SECONDS, preexec_fn=cap)
+    done = capped(["-c", code, str(src)], "reading the tree")
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.split() == ["1", "['x']", "1", "['x']"]
 
@@ -198,12 +199,7 @@ def test_a_fix_and_an_injected_error_on_a_tree_100000_levels_deep(tmp_path):
             "out, done = inject([t], 1.0, random.Random(1)); "
             "print(n, sum((brackets(a) - brackets(t)).values()), brackets(b) == brackets(t), "
             "len(done), out[0] is not t)")
-
-    def cap() -> None:
-        resource.setrlimit(resource.RLIMIT_AS, (MEMORY, MEMORY))
-
-    done = subprocess.run([sys.executable, "-c", code, str(src)], env=ENV, capture_output=True,
-                          text=True, timeout=SECONDS, preexec_fn=cap)
+    done = capped(["-c", code, str(src)], "the fix and the injection")
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.split() == [str(DEEP), "1", "True", "1", "True"]
 

@@ -53,7 +53,7 @@ def test_results_come_in_input_order_from_worker_processes():
 
 def test_a_short_stream_or_another_thread_running_forks_nothing():
     out = _python(f"""
-        import os, threading
+        import os, threading, time
         from pad_engine.batch.forked import ordered_forked
         pid = lambda i: os.getpid()
         assert {{p for _, p in ordered_forked(pid, range({WINDOW - 1}), 2)}} == {{os.getpid()}}
@@ -63,7 +63,10 @@ def test_a_short_stream_or_another_thread_running_forks_nothing():
         assert {{p for _, p in ordered_forked(pid, range(1000), 2)}} == {{os.getpid()}}
         stop.set()
         other.join()
-        assert len({{p for _, p in ordered_forked(pid, range(1000), 2)}}) == 3
+        # each item takes a moment, so one worker cannot take every chunk before the other
+        # starts on a loaded machine (the tests run beside each other)
+        slow = lambda i: (time.sleep(0.002), os.getpid())[1]
+        assert len({{p for _, p in ordered_forked(slow, range(1000), 2)}}) == 3
         print("ok")
     """)
     assert out == "ok\n"

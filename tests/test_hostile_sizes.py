@@ -43,6 +43,14 @@ def pad(*args: str, seconds: float = SECONDS) -> subprocess.CompletedProcess:
     return capped(["-m", "pad_engine", *args], f"pad {args[0]}", seconds)
 
 
+def probe(code: str, src: Path, what: str) -> list[str]:
+    """What ``python -c CODE SRC`` prints, split, run capped as :func:`capped` runs it; the
+    test fails with its error output if it fails."""
+    done = capped(["-c", code, str(src)], what)
+    assert done.returncode == 0, done.stderr[-2000:]
+    return done.stdout.split()
+
+
 def right_branching(n: int, label: str = "S", tag: str = "NN", after: str = "") -> str:
     """A Penn tree nesting ``n`` phrases deep, one word per level (``after`` its top-level
     sibling)."""
@@ -157,9 +165,7 @@ def test_a_tree_file_and_a_treebank_search_read_a_tree_100000_levels_deep(tmp_pa
             "r = read_tree_file(sys.argv[1]); "
             "s = penn_sentences(sys.argv[1], HeadRules.load('collins')); "
             "print(len(r.trees), r.sentences[0].forms, len(s), s[0].forms)")
-    done = capped(["-c", code, str(src)], "reading the tree")
-    assert done.returncode == 0, done.stderr[-2000:]
-    assert done.stdout.split() == ["1", "['x']", "1", "['x']"]
+    assert probe(code, src, "reading the tree") == ["1", "['x']", "1", "['x']"]
 
 
 ODD_ONE_OUT = ("(S (NP (DT the) (NN dog)) (VP (VBZ barks)))\n"
@@ -199,9 +205,8 @@ def test_a_fix_and_an_injected_error_on_a_tree_100000_levels_deep(tmp_path):
             "out, done = inject([t], 1.0, random.Random(1)); "
             "print(n, sum((brackets(a) - brackets(t)).values()), brackets(b) == brackets(t), "
             "len(done), out[0] is not t)")
-    done = capped(["-c", code, str(src)], "the fix and the injection")
-    assert done.returncode == 0, done.stderr[-2000:]
-    assert done.stdout.split() == [str(DEEP), "1", "True", "1", "True"]
+    assert probe(code, src, "the fix and the injection") == [str(DEEP), "1", "True", "1",
+                                                             "True"]
 
 
 @pytest.mark.usefixtures("isolated_settings")

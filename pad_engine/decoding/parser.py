@@ -13,7 +13,7 @@ import contextlib
 import sys
 import threading
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -28,8 +28,9 @@ from pad_engine.decoding.records import Derivation, Inputs
 from pad_engine.decoding.rulebased import projection_features
 from pad_engine.errors import InputError
 from pad_engine.trees.binarize import HEAD_LEFT, HEAD_RIGHT, LEAF, UNARY, is_intermediate
+from pad_engine.trees.compare import Bracket
 from pad_engine.trees.deplabels import ROOT
-from pad_engine.trees.edits import phrase_nodes
+from pad_engine.trees.edits import brackets, phrase_nodes
 from pad_engine.trees.lextree import LexNode, Spans, penn_leaf, to_line
 from pad_engine.trees.structure import cell_count, cell_spans, projective_tree
 
@@ -367,10 +368,11 @@ def fallback_tree(model: Model, tags: list[str], heads: list[int]) -> LexNode:
     return LexNode("TOP", [build(deps[0][0])], 0, -1)
 
 
-def bracket_cost(symbols: list[str], enc: Encoded, gold: LexNode) -> np.ndarray:
+def bracket_cost(symbols: list[str], enc: Encoded, gold: Iterable[Bracket]) -> np.ndarray:
     """Gain per (cell, symbol) of building that bracket, which the decoder adds to the
-    score it maximizes: +1 for a bracket of ``gold``, -1 for any other phrase, 0 for
-    intermediate symbols (they are not brackets)."""
+    score it maximizes: +1 for a bracket of ``gold`` (label, first and last word: a tree's
+    ``edits.brackets``), -1 for any other phrase, 0 for intermediate symbols (they are not
+    brackets)."""
     spans = cell_spans(enc.heads)
     cells: dict[tuple[int, int], list[int]] = {}
     for c, (i, j) in enumerate(spans.tolist()):
@@ -378,15 +380,10 @@ def bracket_cost(symbols: list[str], enc: Encoded, gold: LexNode) -> np.ndarray:
     sid = {label: k for k, label in enumerate(symbols)}
     cost = np.zeros((spans.shape[0], len(symbols)))
     cost[:, [k for k, label in enumerate(symbols) if not is_intermediate(label)]] = -1.0
-    at = Spans(gold)
-    stack = [gold]
-    while stack:
-        node = stack.pop()
-        if node.word < 0:
-            k = sid.get(node.label)
-            if k is not None:
-                cost[cells.get(at.span(node), []), k] = 1.0
-            stack.extend(node.children)
+    for label, first, last in gold:
+        k = sid.get(label)
+        if k is not None:
+            cost[cells.get((first, last), []), k] = 1.0
     return cost
 
 
@@ -499,9 +496,8 @@ class Parser:
         Its score is the model's alone. An empty list when the grammar derives no tree for
         ``heads``. One encoding and one table of gains serve every weight."""
         enc = self.encode_checked(forms, tags, heads, rels)
-        gains = bracket_cost(self.model.grammar.symbols, enc, reference)
-        ref = Spans(reference)
-        wanted = {(ref.span(node), node.label) for node in phrase_nodes(reference)}
+        wanted = set(brackets(reference))
+        gains = bracket_cost(self.model.grammar.symbols, enc, wanted)
         out = []
         for weight in weights:
             d = run_decoder(self.model, enc, decoder.EXACT, cell_cost=gains * weight)
@@ -510,7 +506,7 @@ class Parser:
             tree = self.tree(d.kinds, d.syms, d.words, tags)
             at = Spans(tree)
             bonus = sum(-1.0 if len(node.children) == 1 and node.children[0].label == node.label
-                        else weight if (at.span(node), node.label) in wanted else -weight
+                        else weight if (node.label, *at.span(node)) in wanted else -weight
                         for node in phrase_nodes(tree))  # as the decoder adds it
             out.append(Parse(tree, float(d.score) - bonus, How.GUIDED))
         return out
@@ -560,7 +556,7 @@ class Parser:
         grammar has no tree for ``heads``, glue rules may help (``how`` says "oracle+glue")."""
         enc = self.encode_checked(forms, tags, heads)
         zero = np.zeros_like(self.model.weights)
-        cost = bracket_cost(self.model.grammar.symbols, enc, gold)
+        cost = bracket_cost(self.model.grammar.symbols, enc, brackets(gold))
         for mode in (decoder.EXACT, decoder.GLUE):
             d = run_decoder(self.model, enc, mode, cell_cost=cost, weights=zero, loss_weight=1.0)
             if d.kinds.shape[0]:

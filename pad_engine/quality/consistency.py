@@ -65,10 +65,10 @@ class Entry:
                 f"{len(self.supporters)}x, {shown(self.variant)} {len(self.suspects)}x")
 
 
-def spans(tree: LexNode) -> dict[tuple[int, int], str]:
+def spans(tree: LexNode, at: Spans | None = None) -> dict[tuple[int, int], str]:
     """Every span a phrase covers, with the lowest phrase label over it (function tags cut;
-    the root's own label left out)."""
-    at = Spans(tree)  # a unary chain's nodes share a span: the lowest, met last, wins
+    the root's own label left out); ``at``: the tree's spans, if already found."""
+    at = at or Spans(tree)  # a unary chain's nodes share a span: the lowest, met last, wins
     return {at.span(node): strip_label(node.label) for node in edits.phrase_nodes(tree)
             if node is not tree}
 
@@ -96,7 +96,8 @@ def find_inconsistencies(sentences: Sequence[Sentence], use_rels: bool = True,
     groups: dict[tuple, list[Occurrence]] = defaultdict(list)
     weights = [WEIGHTS.get(s.status, 1.0) for s in sentences]
     for k, s in enumerate(sentences):
-        chains = spans(s.tree)
+        at = Spans(s.tree)  # read by every kind of comparison below
+        chains = spans(s.tree, at)
         n = len(s.forms)
         tags = ["<s>", *s.tags, "</s>"]
         for i in range(n):
@@ -109,9 +110,9 @@ def find_inconsistencies(sentences: Sequence[Sentence], use_rels: bool = True,
                 if use_rels else ()  # the head's own relation points outside: not its shape
             key = ("d", tuple(s.tags[i:j + 1]), shape, rels)
             groups[key].append(Occurrence(k, i, j, chains.get((i, j), "")))
-        for key, variant, span in _productions(s.tree, s.tags):
+        for key, variant, span in _productions(s.tree, s.tags, at):
             groups[key].append(Occurrence(k, *span, variant))
-        for h, key, variant, levels in _heads(s, tags, use_rels):
+        for h, key, variant, levels in _heads(s, tags, use_rels, at):
             start, end = levels[-1] if levels else (h, h)
             groups[key].append(Occurrence(k, start, end, variant, levels))
     entries = []
@@ -125,13 +126,12 @@ def find_inconsistencies(sentences: Sequence[Sentence], use_rels: bool = True,
     return _fresh(entries, limit)
 
 
-def _heads(s: Sentence, tags: list[str], use_rels: bool):
+def _heads(s: Sentence, tags: list[str], use_rels: bool, at: Spans):
     """Per word: the key of its local d-subtree (its tag, its dependents' tags, sides and
     relations, where it hangs) and the variant: its projections bottom-up, each with the
     dependents attached there (by their place in the key; "?" for a word the d-parse does not
-    make a dependent)."""
+    make a dependent). ``at``: the tree's spans."""
     spine: dict[int, list[tuple[str, int, int, list[int]]]] = defaultdict(list)
-    at = Spans(s.tree)
     for node in at.nodes:  # children first: each spine bottom-up
         if node.word < 0 and node is not s.tree:
             h = at.head_word(node)
@@ -156,11 +156,10 @@ def _heads(s: Sentence, tags: list[str], use_rels: bool):
         yield h, key, variant, tuple((a, b) for _, a, b, _ in levels)
 
 
-def _productions(tree: LexNode, tags: list[str]):
+def _productions(tree: LexNode, tags: list[str], at: Spans):
     """Per phrase: the key of what it is made of (its head word's tag, its head child's
     label, its other children's labels and sides) and where it stands (its parent's label),
-    and its label."""
-    at = Spans(tree)
+    and its label (``at``: the tree's spans)."""
     stack = [(tree, "")]
     while stack:
         node, above = stack.pop()

@@ -56,7 +56,9 @@ def test_retrain_from_a_base_model_keeps_it_and_leaves_it_untouched(ptb30):
     assert len(model.grammar.binary) > len(rules)  # the new trees' rules added
     assert base.grammar.binary == rules
     assert (base.weights == weights).all()
-    assert evaluate(model, new).f1 > evaluate(base, new).f1 + 5.0
+    # +4.5 (+10.6 with every rule): a rule only one of the new trees shows stays out of a
+    # continued back-off grammar (adaptation._support), so those brackets are not rebuilt
+    assert evaluate(model, new).f1 > evaluate(base, new).f1 + 3.0
     assert evaluate(model, old).f1 > 95.0  # what the base model knew is not lost
 
 
@@ -189,6 +191,30 @@ def test_backoff_rules_recombine_head_sides_and_modifiers():
     assert (sym("NP"), sym("NNS"), sym("DT"), 1) in rules
     assert (sym("NP"), sym("NN"), sym(UNKNOWN_TAG), 1) in rules  # a tag never seen
     assert not any(m == sym("NN") for _, _, m, _ in rules)  # NN never modified anything
+
+
+def test_a_grammar_admits_new_rules_by_name_and_keeps_the_rules_it_has():
+    from pad_engine.trees.binarize import binarize
+
+    def observe(g, s, admit=None):
+        t = Tree.fromstring(s)
+        g.observe(binarize(from_penn(t, {(): 1})), [tag for _, tag in t.pos()], admit=admit)
+
+    g = Grammar()
+    observe(g, "(NP (DT the) (NN dog))")
+    asked = []
+
+    def nothing_new(rule):
+        asked.append(rule)
+        return False
+
+    observe(g, "(NP (DT a) (NN cat))", nothing_new)  # the same rule: kept, not asked about
+    observe(g, "(NP (JJ big) (NN cat))", nothing_new)
+    assert asked == [("NP", "NN", "JJ", 1)]
+    assert g.rule_names() == {("NP", "NN", "DT", 1)}
+    assert {r for r, _ in g.binary_tags} == {g.tag_row("NN")}  # no row for a rule left out
+    observe(g, "(NP (JJ big) (NN cat))", lambda rule: rule == ("NP", "NN", "JJ", 1))
+    assert g.rule_names() == {("NP", "NN", "DT", 1), ("NP", "NN", "JJ", 1)}
 
 
 def test_backoff_grammar_avoids_glue_on_unseen_combinations():

@@ -36,6 +36,8 @@ RIGHT_ATTACH, LEFT_ATTACH = 0, 1
 # a model reading the projection: pruned F1 97.77 with 2, 97.83 with 5 to 50, exact 97.89;
 # the same speed up to 20).
 SIDE_EVIDENCE = 5
+# A rule by its symbols' names: (parent, head child, modifier, direction) or (parent, child)
+RuleName = tuple[str, str, str, int] | tuple[str, str]
 
 
 @dataclass
@@ -105,10 +107,13 @@ class Grammar:
             self.unary.append(key)
         return rid
 
-    def observe(self, tree: BinNode, tags: list[str], learned: bool = True) -> None:
+    def observe(self, tree: BinNode, tags: list[str], learned: bool = True,
+                admit: Callable[[RuleName], bool] | None = None) -> None:
         """Add the tags, rules and unary depth of one tree; of a training tree (``learned``)
         also the rules' tag rows and the attachment-side counts, which a tree that only
-        widens the grammar (see ``train.add_projection_rules``) must not sway."""
+        widens the grammar (see ``train.add_projection_rules``) must not sway. ``admit``
+        decides, by its names, whether a rule the grammar lacks is added (with its tag row);
+        by default every rule is."""
         rows = [self.add_tag(t) for t in tags]
         attachments: dict[int, list[bool]] = {}  # head word -> sides bottom-up (True=right)
         deps: dict[int, list[int]] = {}  # head word -> its dependents
@@ -121,9 +126,12 @@ class Grammar:
             a = self.symbol(node.label)
             if node.kind == UNARY:
                 h, depth = visit(node.left)
-                rid = self.add_unary(a, self.symbol(node.left.label))
-                if learned:
-                    self.unary_tags.add((rows[h], rid))
+                b = self.symbol(node.left.label)
+                if (admit is None or (a, b) in self._un
+                        or admit((node.label, node.left.label))):
+                    rid = self.add_unary(a, b)
+                    if learned:
+                        self.unary_tags.add((rows[h], rid))
                 self.max_unary = max(self.max_unary, depth + 1)
                 return h, depth + 1
             hl, _ = visit(node.left)
@@ -134,9 +142,12 @@ class Grammar:
             else:
                 h, m, d = hr, hl, LEFT_ATTACH
                 hs, ms = node.right.label, node.left.label
-            rid = self.add_binary(a, self.symbol(hs), self.symbol(ms), d)
+            key = (a, self.symbol(hs), self.symbol(ms), d)
+            if admit is None or key in self._bin or admit((node.label, hs, ms, d)):
+                rid = self.add_binary(*key)
+                if learned:
+                    self.binary_tags.add((rows[h], rid))
             if learned:
-                self.binary_tags.add((rows[h], rid))
                 attachments.setdefault(h, []).append(d == RIGHT_ATTACH)
                 deps.setdefault(h, []).append(m)
             return h, 0
@@ -327,6 +338,12 @@ class Grammar:
         for row, tag in enumerate(self.tags):
             groups.setdefault(tag[:2] if tag[:1].isalpha() else tag, []).append(row)
         return list(groups.values())
+
+    def rule_names(self) -> set[RuleName]:
+        """The rules by their symbols' names: (A, H, M, direction) and (A, B)."""
+        s = self.symbols
+        return {(s[a], s[h], s[m], d) for a, h, m, d in self.binary} | {
+            (s[a], s[b]) for a, b in self.unary}
 
     def counts(self) -> dict[str, int]:
         return {

@@ -382,8 +382,6 @@ def train(
         model.label_set = sorted(set(model.label_set).union(*(ex.rels for ex in examples)))
     if init is None:
         model.weights = np.zeros(1 << bits, dtype=np.float32)
-    supported = _supported_rules(examples, rule_support) if init is not None else None
-    final = deepcopy(model.grammar) if supported is not None else None
     for ex in examples:
         model.grammar.observe(ex.tree, ex.tags)
     model.projections.update(_projections(examples))
@@ -399,11 +397,12 @@ def train(
     model.weights = _fit(model, warm, examples, epochs, seed=seed, eta=eta, l1=l1,
                          margin=margin, progress=progress, cancel=cancel, start=start,
                          anchor=anchor, epoch_end=epoch_end, pruned=pruned, hidden=hidden)
-    if final is not None:
+    supported = _supported_rules(examples, rule_support) if init is not None else None
+    if supported is not None:  # the grammar read again from init's, without the others
+        model.grammar = deepcopy(init.grammar)
         for ex in examples:
-            final.observe(ex.tree, ex.tags, admit=supported.__contains__)
-        _widen(final, warm, projected, backoff)
-        model.grammar = final
+            model.grammar.observe(ex.tree, ex.tags, admit=supported.__contains__)
+        _widen(model.grammar, warm, projected, backoff)
         model.invalidate()
     model.training = {
         **(init.training if init is not None else {}),
@@ -441,11 +440,7 @@ def _widen(grammar: Grammar, warm: list[Example], projected: list[Example],
 
 def _supported_rules(examples: list[Example], support: int) -> set[RuleName] | None:
     """The rules (by names) at least ``support`` of the trees have; None when that is every
-    rule. A rule a single corrected tree shows, continuing from a model, costs more than it
-    teaches at few trees: the model's parent and parent-child templates, trained on other
-    rules, score it as well, and it is over-used (bundled PTB model, 15 GUM genres with
-    Collins d-parses, 10 / 50 / 200 trees: every rule 93.09 / 93.96 / 94.93, rules of two
-    trees 93.18 / 93.88 / 95.00, model alone 93.20; docs/ADAPTATION.md, thirteenth round)."""
+    rule (why a continued model leaves the others out: ``adaptation._support``)."""
     if support <= 1:
         return None
     counts: Counter[RuleName] = Counter()

@@ -142,11 +142,18 @@ def watch_start(window, said: Callable[[str, float], None]) -> set[str]:
     return seen
 
 
-def _probe_cache() -> None:
-    """On a thread while Qt and the window load: whether this is a first start (Numba loaded
-    and a trivial kernel compiled or loaded), which the engine thread needs first."""
-    from pad_gui.controllers.engine import first_start
-
+def _probe_cache(imported: threading.Event) -> None:
+    """On a thread while Qt loads: import the engine (Numba with it), then ask whether this
+    is a first start (a trivial kernel compiled or loaded), which the engine thread needs
+    first. ``imported`` is set once the imports are done, failed or not: the window waits
+    for it, since two threads importing Numba at once (a package with circular imports)
+    can each meet the other's half-made modules."""
+    try:
+        from pad_gui.controllers.engine import first_start
+    except Exception:  # noqa: BLE001 - the window imports it again and says why
+        return
+    finally:
+        imported.set()
     with contextlib.suppress(Exception):  # the engine thread tries again and says why
         first_start()
 
@@ -165,7 +172,9 @@ def main(argv: list[str] | None = None) -> int:
     if problem is not None:
         print(xcb_advice(problem), file=sys.stderr)
         return 1
-    threading.Thread(target=_probe_cache, name="pad-probe", daemon=True).start()
+    imported = threading.Event()
+    threading.Thread(target=_probe_cache, args=(imported,), name="pad-probe",
+                     daemon=True).start()
     from PySide6.QtWidgets import QApplication
 
     app = QApplication.instance()
@@ -173,6 +182,7 @@ def main(argv: list[str] | None = None) -> int:
         app = QApplication(sys.argv[:1])
         app.setOrganizationName("PAD Studio")
         app.setApplicationName("PAD Studio")
+    imported.wait()
     window = open_window(args)
     say = (lambda moment, seconds: print(f"pad-studio: {moment} {seconds:.2f} s",
                                          file=sys.stderr, flush=True)) if args.timings \

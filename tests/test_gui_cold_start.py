@@ -38,7 +38,53 @@ def test_a_first_start_shows_the_projection_within_seconds(tiny_model, sample, t
         if f"{FIRST} " in line and first is None:
             first = time.monotonic() - launched
     app.wait(timeout=300)
-    assert app.returncode == 0, said
-    assert first is not None, said
-    assert first < FIRST_TREE, said
+    told = "\n".join(said)  # the app's whole standard error, untruncated, on a failure
+    assert app.returncode == 0, told
+    assert first is not None, told
+    assert first < FIRST_TREE, told
     assert shot.stat().st_size > 20000
+
+
+# Logs, at exit, each module as a thread starts importing it (Python's audit hook).
+IMPORT_LOG = '''
+import atexit, os, sys, threading
+_seen = []
+def _hook(event, args):
+    if event == "import" and args[0] not in sys.modules:
+        _seen.append(f"{threading.current_thread().name}\\t{args[0]}")
+sys.addaudithook(_hook)
+atexit.register(lambda: open(os.environ["PAD_IMPORT_LOG"], "w").write("\\n".join(_seen)))
+'''
+
+
+def _interleaved(threads: list[str]) -> list[str]:
+    """The threads besides the main one whose imports another thread's came between (for
+    A B A: A): the main thread imports before a helper starts and after it is done."""
+    spans = {t: (threads.index(t), len(threads) - threads[::-1].index(t)) for t in set(threads)}
+    return sorted(t for t, (a, b) in spans.items()
+                  if t != "MainThread" and len(set(threads[a:b])) > 1)
+
+
+@pytest.mark.slow
+def test_the_engine_and_numba_are_imported_on_one_thread_at_a_time(tiny_model, sample,
+                                                                    tmp_path):
+    """Two threads importing a package with circular imports (Numba's) at once can each meet
+    the other's half-made modules: while a helper thread imports the app's modules (or
+    Numba's), the main thread imports none of them."""
+    site, log = tmp_path / "site", tmp_path / "imports.tsv"
+    site.mkdir()
+    (site / "sitecustomize.py").write_text(IMPORT_LOG)
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "numba-cache"),
+           "HOME": str(tmp_path), "XDG_CONFIG_HOME": str(tmp_path / "config"),
+           "XDG_DATA_HOME": str(tmp_path / "data"), "QT_QPA_PLATFORM": "offscreen",
+           "PYTHONPATH": os.pathsep.join((str(REPO), str(site))),
+           "PAD_IMPORT_LOG": str(log)}
+    done = subprocess.run(
+        [sys.executable, "-m", "pad_gui.app", str(sample), "--model", str(tiny_model),
+         "--screenshot", str(tmp_path / "first.png"), "--screenshot-at", "first"],
+        env=env, cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    rows = [line.split("\t") for line in log.read_text().splitlines()]
+    for packages in (("pad_engine", "pad_gui"), ("numba",)):
+        mine = [(t, name) for t, name in rows if name.split(".")[0] in packages]
+        assert not _interleaved([t for t, _ in mine]), "\n".join(f"{t} {n}" for t, n in mine)

@@ -207,7 +207,7 @@ def _chart(inp, K, budget, distinct):
     sym_key, glue_parent, learned, top_over, real = (g.sym_key, g.glue_parent, g.learned,
                                                      g.top_over, g.real)
     nsym, nrows, top, nb, nu = g.nsym, g.nrows, g.top, g.binary.shape[0], g.unary.shape[0]
-    weights, mask, alpha = inp.weights, inp.mask, inp.alpha
+    weights, scale, mask, alpha = inp.weights, inp.scale, inp.mask, inp.alpha
     mode, escalate, beam, within = inp.mode, inp.escalate, inp.beam, inp.within
     gold_bin, gold_un, cell_cost, loss_weight = inp.gold_bin, inp.gold_un, inp.cell_cost, \
         inp.loss_weight
@@ -343,8 +343,8 @@ def _chart(inp, K, budget, distinct):
                                             A = binary[r, 0]
                                             sc = binary_score(ctx, A, rule_key[r, 0],
                                                               rule_key[r, 1], rule_key[r, 2],
-                                                              parent_key, weights, mask, cache,
-                                                              stamp, tid)
+                                                              parent_key, weights, scale, mask,
+                                                              cache, stamp, tid)
                                             if use_cells:
                                                 sc += cell_cost[c, A]
                                             elif loss_weight > 0:
@@ -367,7 +367,8 @@ def _chart(inp, K, budget, distinct):
                                         kr, kh, km = binary_rule_keys(sym_key, A, Y, Z,
                                                                       direction)
                                         sc = binary_score(ctx, A, kr, kh, km, parent_key,
-                                                          weights, mask, cache, stamp, tid)
+                                                          weights, scale, mask, cache, stamp,
+                                                          tid)
                                         sc -= GLUE_PENALTY
                                         if use_cells:
                                             sc += cell_cost[c, A]
@@ -393,7 +394,7 @@ def _chart(inp, K, budget, distinct):
                                     A = unary[r - nb, 0]
                                     if A == top and not top_ok:
                                         continue
-                                    sc = unary_score(uctx, unary_key[r - nb], weights, mask)
+                                    sc = unary_score(uctx, unary_key[r - nb], weights, scale, mask)
                                     if use_cells:  # X over X cannot match a gold bracket twice
                                         sc += cell_cost[c, A] if A != B else -1.0
                                     elif loss_weight > 0:
@@ -405,7 +406,7 @@ def _chart(inp, K, budget, distinct):
                                     ne += 1
                                 if glue and top_ok and real[B] and not top_over[B]:
                                     sc = unary_score(uctx, unary_rule_key(sym_key, top, B),
-                                                     weights, mask) - GLUE_PENALTY
+                                                     weights, scale, mask) - GLUE_PENALTY
                                     if use_cells:
                                         sc += cell_cost[c, top]
                                     elif loss_weight > 0:

@@ -167,12 +167,14 @@ def score_cache(nsym: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 @leaf(cache=True)
-def binary_score(ctx, A, rule, head_pair, mod_pair, parent_key, weights, mask, cache, stamp,
-                 tid):
+def binary_score(ctx, A, rule, head_pair, mod_pair, parent_key, weights, scale, mask, cache,
+                 stamp, tid):
     """Score of a binary rule with parent A (its parts: :func:`binary_rule_keys`) in the
-    transition whose context is ``ctx``. The parent's templates (10, and its label template)
-    are shared by every rule with parent A in the transition, so they are read once per
-    transition ``tid`` (a number no other transition uses)."""
+    transition whose context is ``ctx``: the sum of its weights times ``scale`` (the unit of
+    quantized weights, :meth:`~pad_engine.decoding.model.Model.decoding_weights`; 1.0 for
+    float weights). The parent's templates (10, and its label template) are shared by every
+    rule with parent A in the transition, so they are read once per transition ``tid`` (a
+    number no other transition uses)."""
     labeled, spanned = ctx.shape[0] > N_BINARY, ctx.shape[0] > MAX_BINARY
     s = _sum(ctx, 0, RULE_END, rule, weights, mask)
     if stamp[A] != tid:
@@ -192,7 +194,7 @@ def binary_score(ctx, A, rule, head_pair, mod_pair, parent_key, weights, mask, c
         s += weights[feature_index(ctx[LABEL_MOD], mod_pair, mask)]
     if spanned:
         s += _sum(ctx, SPAN_RULE, SPAN_PARENT, rule, weights, mask)
-    return s
+    return s * scale
 
 
 @njit(cache=True, inline="always")
@@ -242,11 +244,12 @@ def unary_context(i, j, h, words, tags, labels, spans, ctx):
 
 
 @leaf(cache=True)
-def unary_score(ctx, rule, weights, mask):
+def unary_score(ctx, rule, weights, scale, mask):
+    """Score of a unary rule in the context ``ctx``, in the units of :func:`binary_score`."""
     s = np.float64(0.0)
     for t in range(ctx.shape[0]):
         s += weights[feature_index(ctx[t], rule, mask)]
-    return s
+    return s * scale
 
 
 @leaf(cache=True)

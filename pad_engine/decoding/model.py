@@ -40,6 +40,15 @@ FIRST_VERSION = 4  # the oldest version whose feature hashing this decoder share
 DEFAULT_BITS = 21
 
 
+def quantized(weights: np.ndarray) -> tuple[np.ndarray, float]:
+    """``weights`` rounded to int16 steps of one unit, and the unit: the largest magnitude
+    over 32,767. The bundled PTB model's weights reach 1.64, so a step is 5e-5, and a rule's
+    score (about 25 weights) moves by at most 6e-4 (the search's beam is 6)."""
+    top = float(np.abs(weights).max()) if weights.size else 0.0
+    unit = top / 32767 if top > 0 else 1.0
+    return np.rint(weights.astype(np.float64) / unit).astype(np.int16), unit
+
+
 @dataclass
 class Model:
     """Everything the decoder needs, plus how the model was made."""
@@ -59,6 +68,8 @@ class Model:
     dep_labels: str = ""
     label_set: list[str] = field(default_factory=list)  # the labels seen in training
     _packed: GrammarArrays | None = field(default=None, repr=False)
+    # (the weights array it was made from, its int16 copy, the unit): decoding_weights
+    _quantized: tuple | None = field(default=None, repr=False)
 
     @property
     def reads_deprel(self) -> bool:
@@ -82,6 +93,17 @@ class Model:
 
     def invalidate(self) -> None:
         self._packed = None
+
+    def decoding_weights(self) -> tuple[np.ndarray, float]:
+        """The weights as the decoder reads them, and their unit: int16 copies of the float32
+        weights (:func:`quantized`), which take half the memory, so more of the randomly read
+        table stays in the processor's cache: the pruned decoder is faster and decodes the
+        same trees. Made again whenever ``weights`` is another array (training assigns a new
+        one; it decodes with its own float weights meanwhile)."""
+        made = self._quantized
+        if made is None or made[0] is not self.weights:
+            made = self._quantized = (self.weights, *quantized(self.weights))
+        return made[1], made[2]
 
     # -- files --------------------------------------------------------------------------
     def save(self, path: str | Path) -> None:

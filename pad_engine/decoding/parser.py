@@ -127,10 +127,13 @@ def chart_inputs(model: Model, enc: Encoded, mode: int, escalate: bool = False,
                  loss_weight: float = 0.0, within: float = WITHIN) -> Inputs:
     """The one record the kernels read: the sentence, the model's grammar, weights and search
     settings (``mode``: decoder.PRUNED, EXACT or GLUE, and whether a head escalates); the
-    gold derivation's rules for loss-augmented training, or per-cell gains for the oracle."""
+    gold derivation's rules for loss-augmented training, or per-cell gains for the oracle.
+    ``weights`` given (training's, as they change) are read as they are; else the model's
+    :meth:`~pad_engine.decoding.model.Model.decoding_weights`."""
+    weights, scale = model.decoding_weights() if weights is None else (weights, 1.0)
     return Inputs(
-        enc, decoder_grammar(model), model.weights if weights is None else weights, model.mask,
-        int(mode), bool(escalate), float(model.alpha), search_beam(model), float(within),
+        enc, decoder_grammar(model), weights, float(scale), model.mask, int(mode),
+        bool(escalate), float(model.alpha), search_beam(model), float(within),
         decoder.NO_GOLD if gold_bin is None else gold_bin,
         decoder.NO_GOLD if gold_un is None else gold_un,
         decoder.NO_CELL_COST if cell_cost is None else cell_cost, float(loss_weight),

@@ -24,7 +24,8 @@ class Inputs(NamedTuple):
 
     sentence: tuple  # parser.Encoded: heads, rows, words, tags, rel_ids
     grammar: tuple  # grammar.GrammarArrays
-    weights: np.ndarray
+    weights: np.ndarray  # float32 (training), or int16 (Model.decoding_weights)
+    scale: float  # a score is the sum of the weights read times this
     mask: int
     mode: int  # PRUNED, EXACT or GLUE: how every head starts
     escalate: bool  # a head without a complete phrase or tag is redone in the next mode

@@ -1,0 +1,53 @@
+"""The decoder reads int16 copies of a model's weights (``Model.decoding_weights``): half
+the memory, so more of the randomly read table stays in the processor's cache. It must
+decode the trees the float weights decode, with the scores within the rounding."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from pad_engine.decoding.model import Model, quantized
+from pad_engine.decoding.parser import encode, run_decoder
+from pad_engine.decoding.records import EXACT, PRUNED
+from pad_engine.io.conll import read_conll
+from pad_engine.resources import resource_path
+
+
+@pytest.fixture(scope="module")
+def bundled() -> Model:
+    return Model.load(resource_path("models", "english-ptb-collins.padmodel"))
+
+
+def test_the_weights_are_read_at_half_width_within_half_a_step(bundled):
+    weights, unit = bundled.decoding_weights()
+    assert weights.dtype == np.int16
+    assert 2 * weights.nbytes == bundled.weights.nbytes
+    assert np.abs(weights * unit - bundled.weights).max() <= unit / 2 * (1 + 1e-6)
+    assert np.abs(weights).max() == 32767  # the largest weight sets the unit
+
+
+@pytest.mark.parametrize("mode", [PRUNED, EXACT])
+def test_the_decoder_decodes_the_float_weights_trees(bundled, mode):
+    sentences = read_conll(resource_path("sample", "sample.conllu")).sentences
+    assert len(sentences) >= 20
+    for s in sentences:
+        enc = encode(bundled, s.forms, s.tags, s.heads, s.rels)
+        half = run_decoder(bundled, enc, mode, escalate=True)
+        full = run_decoder(bundled, enc, mode, escalate=True, weights=bundled.weights)
+        for a, b in zip(half[1:6], full[1:6]):  # kinds, syms, rules, cells, words
+            assert np.array_equal(a, b), s.forms
+        assert half.score == pytest.approx(full.score, abs=1e-3)
+
+
+def test_new_weights_are_quantized_again():
+    model = Model(weights=np.array([0.5, -2.0, 0.0, 1e-5], np.float32))
+    first, unit = model.decoding_weights()
+    assert model.decoding_weights()[0] is first  # made once per weights array
+    assert unit == pytest.approx(2.0 / 32767)
+    assert first.tolist() == [8192, -32767, 0, 0]
+    model.weights = np.full(4, 0.25, np.float32)
+    again, unit = model.decoding_weights()
+    assert again.tolist() == [32767] * 4
+    assert unit == pytest.approx(0.25 / 32767)
+    assert quantized(np.zeros(4, np.float32))[1] == 1.0  # no weight yet: any unit

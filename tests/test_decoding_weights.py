@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from pad_engine.decoding.model import Model, quantized
+from pad_engine.decoding.model import MAX_STEP, Model, quantized
 from pad_engine.decoding.parser import encode, run_decoder
 from pad_engine.decoding.records import EXACT, PRUNED
 from pad_engine.io.conll import read_conll
@@ -51,3 +51,22 @@ def test_new_weights_are_quantized_again():
     assert again.tolist() == [32767] * 4
     assert unit == pytest.approx(0.25 / 32767)
     assert quantized(np.zeros(4, np.float32))[1] == 1.0  # no weight yet: any unit
+
+
+def test_a_model_whose_steps_would_be_too_wide_decodes_with_its_float_weights(bundled):
+    """One weight of 100 would make every step 3e-3: the small weights would round to
+    nothing, so the decoder reads the float weights, and decodes what they say."""
+    weights = bundled.weights.copy()
+    weights[0] = 100.0
+    model = Model(grammar=bundled.grammar, weights=weights, headrules=bundled.headrules,
+                  training=bundled.training, projections=bundled.projections,
+                  dep_labels=bundled.dep_labels, label_set=bundled.label_set)
+    assert quantized(weights)[1] > MAX_STEP
+    read, unit = model.decoding_weights()
+    assert read.dtype == np.float32
+    assert unit == 1.0
+    assert np.array_equal(read, weights)
+    s = read_conll(resource_path("sample", "sample.conllu")).sentences[0]
+    enc = encode(model, s.forms, s.tags, s.heads, s.rels)
+    assert run_decoder(model, enc, PRUNED).score == run_decoder(model, enc, PRUNED,
+                                                                 weights=weights).score

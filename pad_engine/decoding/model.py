@@ -38,6 +38,10 @@ FORMAT = "pad-studio-model"
 VERSION = 4
 FIRST_VERSION = 4  # the oldest version whose feature hashing this decoder shares
 DEFAULT_BITS = 21
+# The widest step of the int16 weights the decoder reads (Model.decoding_weights): a rule's
+# score (about 25 weights) moves by at most 2.5e-3 of the beam's 6. A model with a weight
+# beyond 6.5 (the bundled ones reach 1.3-2.2) decodes with its float weights instead.
+MAX_STEP = 2e-4
 
 
 def quantized(weights: np.ndarray) -> tuple[np.ndarray, float]:
@@ -98,11 +102,16 @@ class Model:
         """The weights as the decoder reads them, and their unit: int16 copies of the float32
         weights (:func:`quantized`), which take half the memory, so more of the randomly read
         table stays in the processor's cache: the pruned decoder is faster and decodes the
-        same trees. Made again whenever ``weights`` is another array (training assigns a new
-        one; it decodes with its own float weights meanwhile)."""
+        same trees. A model whose steps would pass :data:`MAX_STEP` decodes with a writable
+        copy of its float weights (training's build of the decoder: nothing more to compile).
+        Made again whenever ``weights`` is another array (training assigns a new one; it
+        decodes with its own float weights meanwhile)."""
         made = self._quantized
         if made is None or made[0] is not self.weights:
-            made = self._quantized = (self.weights, *quantized(self.weights))
+            weights, unit = quantized(self.weights)
+            if unit > MAX_STEP:
+                weights, unit = np.array(self.weights, np.float32), 1.0
+            made = self._quantized = (self.weights, weights, unit)
         return made[1], made[2]
 
     # -- files --------------------------------------------------------------------------

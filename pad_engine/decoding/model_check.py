@@ -413,8 +413,22 @@ def _table(value: object, what: str, columns: tuple[str, ...], bounds: tuple[int
     if wrong.any():
         i, c = (int(x) for x in np.argwhere(wrong)[0])
         raise _Bad(f"{what} {i}: {columns[c]} {rows[i, c]} is out of range 0..{bounds[c] - 1}")
-    _unique(list(map(tuple, rows[:, :key].tolist())), what)
+    _unique_rows(rows[:, :key], what)
     return rows
+
+
+def _unique_rows(keys: np.ndarray, what: str) -> None:
+    """:func:`_unique` over the rows of an integer array, in NumPy: as tuples, the 35,000
+    rules of the bundled PTB model took a tenth of a second of every load. Names the first
+    row, in file order, that an earlier one equals, as :func:`_unique` does."""
+    if keys.shape[0] < 2:
+        return
+    order = np.lexsort(keys.T[::-1])  # stable: equal rows keep their file order
+    ordered = keys[order]
+    again = (ordered[1:] == ordered[:-1]).all(axis=1)
+    if again.any():
+        first = int(order[1:][again].min())
+        raise _Bad(f"{what} {_shown(tuple(keys[first].tolist()))} appears twice")
 
 
 def _unique(items: list, what: str) -> None:

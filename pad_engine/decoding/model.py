@@ -101,11 +101,12 @@ class Model:
     def decoding_weights(self) -> tuple[np.ndarray, float]:
         """The weights as the decoder reads them, and their unit: int16 copies of the float32
         weights (:func:`quantized`), which take half the memory, so more of the randomly read
-        table stays in the processor's cache: the pruned decoder is faster and decodes the
-        same trees. A model whose steps would pass :data:`MAX_STEP` decodes with a writable
-        copy of its float weights (training's build of the decoder: nothing more to compile).
-        Made again whenever ``weights`` is another array (training assigns a new one; it
-        decodes with its own float weights meanwhile)."""
+        table stays in the processor's cache: the same trees, 1.05-1.15x the pruned
+        decoder's speed (docs/EXPERIMENTS.md, "The decoder reads int16 weights"). A model
+        whose steps would pass :data:`MAX_STEP` decodes with a writable copy of its float
+        weights (training's build of the decoder: nothing more to compile). Made again
+        whenever ``weights`` is another array (training assigns a new one; it decodes with
+        its own float weights meanwhile)."""
         made = self._quantized
         if made is None or made[0] is not self.weights:
             weights, unit = quantized(self.weights)

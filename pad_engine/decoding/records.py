@@ -24,7 +24,7 @@ class Inputs(NamedTuple):
 
     sentence: tuple  # parser.Encoded: heads, rows, words, tags, rel_ids
     grammar: tuple  # grammar.GrammarArrays
-    weights: np.ndarray  # float32 (training), or int16 (Model.decoding_weights)
+    weights: np.ndarray  # int16 (Model.decoding_weights), or float32 (training's)
     scale: float  # a score is the sum of the weights read times this
     mask: int
     mode: int  # PRUNED, EXACT or GLUE: how every head starts

@@ -18,20 +18,28 @@ REPO = Path(__file__).resolve().parent.parent
 FIRST_TREE = 5.0  # seconds from launch to a tree on an empty cache
 
 
+def _first_start(tmp_path: Path, sample: Path, model: Path, *flags: str,
+                 path: tuple[Path, ...] = (), **extra: str) -> tuple[list[str], dict]:
+    """The command and environment of a first start of the app on ``sample`` up to its first
+    tree: an empty Numba cache, a fresh home, offscreen, this checkout (then ``path``) first
+    on the import path; ``extra`` more variables."""
+    home = tmp_path / "home"
+    home.mkdir()
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "numba-cache"), "HOME": str(home),
+           "XDG_CONFIG_HOME": str(home / "config"), "XDG_DATA_HOME": str(home / "data"),
+           "QT_QPA_PLATFORM": "offscreen",
+           "PYTHONPATH": os.pathsep.join(map(str, (REPO, *path))), **extra}
+    argv = [sys.executable, "-m", "pad_gui.app", str(sample), "--model", str(model),
+            "--screenshot", str(tmp_path / "first.png"), "--screenshot-at", "first", *flags]
+    return argv, env
+
+
 @pytest.mark.slow
 def test_a_first_start_shows_the_projection_within_seconds(tiny_model, sample, tmp_path):
-    cache, home = tmp_path / "numba-cache", tmp_path / "home"
-    cache.mkdir()
-    home.mkdir()
-    env = {**os.environ, "NUMBA_CACHE_DIR": str(cache), "HOME": str(home),
-           "XDG_CONFIG_HOME": str(home / "config"), "XDG_DATA_HOME": str(home / "data"),
-           "QT_QPA_PLATFORM": "offscreen", "PYTHONPATH": str(REPO)}
+    argv, env = _first_start(tmp_path, sample, tiny_model, "--timings")
     shot = tmp_path / "first.png"
     launched = time.monotonic()
-    app = subprocess.Popen(
-        [sys.executable, "-m", "pad_gui.app", str(sample), "--model", str(tiny_model),
-         "--screenshot", str(shot), "--screenshot-at", "first", "--timings"],
-        env=env, cwd=tmp_path, stderr=subprocess.PIPE, text=True)
+    app = subprocess.Popen(argv, env=env, cwd=tmp_path, stderr=subprocess.PIPE, text=True)
     said, first = [], None
     for line in app.stderr:  # each moment as the app reaches it
         said.append(line.strip())
@@ -74,15 +82,10 @@ def test_the_engine_and_numba_are_imported_on_one_thread_at_a_time(tiny_model, s
     site, log = tmp_path / "site", tmp_path / "imports.tsv"
     site.mkdir()
     (site / "sitecustomize.py").write_text(IMPORT_LOG)
-    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "numba-cache"),
-           "HOME": str(tmp_path), "XDG_CONFIG_HOME": str(tmp_path / "config"),
-           "XDG_DATA_HOME": str(tmp_path / "data"), "QT_QPA_PLATFORM": "offscreen",
-           "PYTHONPATH": os.pathsep.join((str(REPO), str(site))),
-           "PAD_IMPORT_LOG": str(log)}
-    done = subprocess.run(
-        [sys.executable, "-m", "pad_gui.app", str(sample), "--model", str(tiny_model),
-         "--screenshot", str(tmp_path / "first.png"), "--screenshot-at", "first"],
-        env=env, cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    argv, env = _first_start(tmp_path, sample, tiny_model, path=(site,),
+                             PAD_IMPORT_LOG=str(log))
+    done = subprocess.run(argv, env=env, cwd=tmp_path, capture_output=True, text=True,
+                          timeout=300)
     assert done.returncode == 0, done.stderr
     rows = [line.split("\t") for line in log.read_text().splitlines()]
     for packages in (("pad_engine", "pad_gui"), ("numba",)):

@@ -59,6 +59,14 @@ class Grammar:
         self._bin = {r: i for i, r in enumerate(self.binary)}
         self._un = {r: i for i, r in enumerate(self.unary)}
 
+    def copy(self) -> Grammar:
+        """An independent copy: new containers, the same immutable rule tuples (a model's
+        copy for continued training, on Retrain's path: deepcopy took 0.14 s of each for the
+        bundled PTB model's 35,000 rules)."""
+        return Grammar(list(self.symbols), list(self.tags), list(self.binary),
+                       list(self.unary), set(self.binary_tags), set(self.unary_tags),
+                       {k: list(v) for k, v in self.side_counts.items()}, self.max_unary)
+
     # -- lookups -------------------------------------------------------------------------
     def symbol(self, label: str) -> int:
         """Id of a symbol, added if new."""

@@ -48,9 +48,10 @@ def quantized(weights: np.ndarray) -> tuple[np.ndarray, float]:
     """``weights`` rounded to int16 steps of one unit, and the unit: the largest magnitude
     over 32,767. The bundled PTB model's weights reach 1.64, so a step is 5e-5, and a rule's
     score (about 25 weights) moves by at most 6e-4 (the search's beam is 6)."""
-    top = float(np.abs(weights).max()) if weights.size else 0.0
+    top = max(float(weights.max()), -float(weights.min())) if weights.size else 0.0
     unit = top / 32767 if top > 0 else 1.0
-    return np.rint(weights.astype(np.float64) / unit).astype(np.int16), unit
+    steps = np.multiply(weights, 1.0 / unit, dtype=np.float64)  # one pass, no float32 rounding
+    return np.rint(steps, out=steps).astype(np.int16), unit
 
 
 @dataclass

@@ -151,9 +151,7 @@ def oracle_grammar(pairs: list[Pair], lexed: list[LexNode], wider: Model | None 
     """A weightless model whose rules, from every tree under every head choice (and
     ``wider``'s, when given), bound the oracle's search; trees too deep to train on add
     none."""
-    from copy import deepcopy
-
-    model = Model() if wider is None else Model(grammar=deepcopy(wider.grammar))
+    model = Model() if wider is None else Model(grammar=wider.grammar.copy())
     for lex, p in zip(lexed, pairs):
         if training_depth_problem(p.tree):
             continue

@@ -12,7 +12,6 @@ from __future__ import annotations
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
-from copy import deepcopy
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -399,7 +398,7 @@ def train(
                          anchor=anchor, epoch_end=epoch_end, pruned=pruned, hidden=hidden)
     supported = _supported_rules(examples, rule_support) if init is not None else None
     if supported is not None:  # the grammar read again from init's, without the others
-        model.grammar = deepcopy(init.grammar)
+        model.grammar = init.grammar.copy()
         for ex in examples:
             model.grammar.observe(ex.tree, ex.tags, admit=supported.__contains__)
         _widen(model.grammar, warm, projected, backoff)
@@ -568,7 +567,7 @@ def _without_projection(enc: Encoded) -> Encoded:
 
 def _copy_model(model: Model) -> Model:
     return Model(
-        grammar=deepcopy(model.grammar),
+        grammar=model.grammar.copy(),
         weights=model.weights.copy(),
         headrules=model.headrules,
         alpha=model.alpha,

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import io
+import subprocess
 import sys
 
 import pytest
+from conftest import REPO
 from toy import BAD, BAD_LINE, conll_text, toy_examples
 
 from pad_engine.cli import build_parser, main
@@ -93,3 +95,27 @@ def test_convert_process_does_not_load_scipy_linalg(toy_model_path, tmp_path):
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
                          check=True).stdout.splitlines()
     assert out[-1] == "0 None"
+
+
+def test_a_command_imports_its_own_module_alone():
+    """`pad convert` must not import and configure the other commands (their start-up cost);
+    `pad --help` still lists every one, and a mistyped command still names them."""
+    code = """
+import sys
+from pad_engine.cli import main
+for argv in (["convert", "--help"], ["--help"], ["convrt"]):
+    try:
+        main(argv)
+    except SystemExit:
+        pass
+    print(sorted(m for m in sys.modules if m.startswith("pad_engine.cli.")), file=sys.stderr)
+"""
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True, cwd=REPO)  # the checkout's package, first on the path
+    lines = [line for line in proc.stderr.splitlines() if line.startswith("[")]
+    assert lines[0] == "['pad_engine.cli._options', 'pad_engine.cli.convert']"
+    assert "'pad_engine.cli.train'" in lines[1]
+    assert "convert-dir" in proc.stdout  # pad --help lists every command
+    assert "train-deps" in proc.stdout
+    assert "invalid choice: 'convrt'" in proc.stderr
+    assert "'convert-dir'" in proc.stderr

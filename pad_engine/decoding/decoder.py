@@ -237,7 +237,7 @@ def _chart(inp, K, budget, distinct):
     layer_item = np.full((L, nsym), -1, np.int64)
     ctx = binary_context_array(labels, spans)
     uctx = unary_context_array(spans)
-    cache, stamp = score_cache(nsym)
+    cache, stamp = score_cache(nsym, weights)
     use_cells = cell_cost.shape[0] == ncell and cell_cost.shape[1] == nsym
     level_used = mode if ok else -1
     start_mode = np.full(n, mode, np.int64)  # the mode each head starts in

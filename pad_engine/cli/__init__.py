@@ -17,25 +17,22 @@ from pad_engine import __version__
 from pad_engine.errors import PadError
 
 
-def _commands() -> list[str]:
-    """The command modules' names, in order (``_``-prefixed modules are shared helpers)."""
-    return sorted(m.name for m in pkgutil.iter_modules(__path__) if not m.name.startswith("_"))
-
-
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
-    """The argument parser, one subparser per module of this package; with ``command`` (a
-    command's name, as typed), that command's alone: importing and configuring the other
-    nineteen took 35-40 ms of every ``pad`` command's start-up (no bytecode cache)."""
+    """The argument parser, one subparser per module of this package; when ``command`` (the
+    first word of a command line) names one, that command's alone: importing and configuring
+    the other nineteen took 35-40 ms of every ``pad`` command's start-up (no bytecode cache).
+    Anything else (``--help``, ``--version``, a mistyped command) gets them all."""
     parser = argparse.ArgumentParser(
         prog="pad", description="PAD: convert dependency trees into phrase-structure trees."
     )
     parser.add_argument("--version", action="version", version=f"pad {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for module_name in _commands():
-        name = module_name.replace("_", "-")
-        if command is not None and name != command:
-            continue
+    modules = sorted(m.name for m in pkgutil.iter_modules(__path__)
+                     if not m.name.startswith("_"))  # _-prefixed: shared helpers
+    named = [m for m in modules if m.replace("_", "-") == command]
+    for module_name in named or modules:
         module = importlib.import_module(f"{__name__}.{module_name}")
+        name = module_name.replace("_", "-")
         p = sub.add_parser(name, help=module.HELP, description=module.HELP)
         module.configure(p)
         p.set_defaults(_run=module.run)
@@ -50,19 +47,11 @@ def _without_scipy_linalg() -> None:
     sys.modules.setdefault("scipy.linalg", None)
 
 
-def _named_command(argv: list[str]) -> str | None:
-    """The command ``argv`` names first, if it is one; else None (``pad --help``, ``pad
-    --version``, a mistyped command: those need every command's parser)."""
-    if argv and argv[0] in {m.replace("_", "-") for m in _commands()}:
-        return argv[0]
-    return None
-
-
 def main(argv: list[str] | None = None) -> int:
     """Entry point: exit code 0 on success, 1 with a one-line reason on bad input."""
     _without_scipy_linalg()
     argv = sys.argv[1:] if argv is None else list(argv)
-    parser = build_parser(_named_command(argv))
+    parser = build_parser(argv[0] if argv else None)
     args = parser.parse_args(argv)
     if not getattr(args, "_run", None):
         parser.print_help()

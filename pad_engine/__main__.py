@@ -1,5 +1,3 @@
-import sys
+from pad_engine.cli import run
 
-from pad_engine.cli import main
-
-sys.exit(main())
+run()

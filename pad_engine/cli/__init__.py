@@ -9,9 +9,13 @@ command line that names a command imports and configures that command's module a
 from __future__ import annotations
 
 import argparse
+import atexit
 import importlib
+import os
 import pkgutil
 import sys
+import threading
+from typing import NoReturn
 
 from pad_engine import __version__
 from pad_engine.errors import PadError
@@ -78,5 +82,30 @@ def main(argv: list[str] | None = None) -> int:
         return 130
 
 
+def run() -> NoReturn:
+    """The ``pad`` program: :func:`main`, then :func:`quick_exit` with its exit code."""
+    quick_exit(main())
+
+
+def quick_exit(code: int) -> NoReturn:
+    """End the process with ``code`` once the atexit handlers have run (temporary folders,
+    logging) and the output streams are flushed, without the interpreter's teardown: freeing
+    the objects of Numba's modules and of a loaded model took 0.1-0.25 s of every ``pad``
+    command after its work was done (the whole process of a one-sentence ``pad convert``
+    0.71-0.78 s against 0.62-0.66 s; mypy ends the same way). Every file the commands write
+    is written and closed by then (``io.atomic``). Where a thread other than daemons still
+    runs, the interpreter's own exit waits for it as usual."""
+    if any(t.is_alive() and not t.daemon for t in threading.enumerate()
+           if t is not threading.current_thread()):
+        sys.exit(code)
+    atexit._run_exitfuncs()
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):  # a closed pipe (``pad ... | head``): as Python exits
+            code = code or 120
+    os._exit(code)
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    run()

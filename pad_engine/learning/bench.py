@@ -184,10 +184,10 @@ print(peak_kb())
 """
 # ``pad`` with the arguments given, then its peak on the last line of stderr.
 _PAD = _PEAK + """
-from pad_engine.cli import main
+from pad_engine.cli import main, quick_exit
 code = main(sys.argv[1:])
 print(peak_kb(), file=sys.stderr)
-sys.exit(code)
+quick_exit(code)
 """
 
 

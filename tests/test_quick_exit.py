@@ -83,3 +83,15 @@ def test_python_dash_m_pad_engine_is_the_program(toy_model_path, tmp_path):
                           text=True, cwd=REPO, timeout=600)
     assert done.returncode == 0, done.stderr
     assert len(out.read_text(encoding="utf-8").splitlines()) == 2
+
+
+def test_without_cpythons_exit_handlers_runner_python_exits_as_usual():
+    run = TORN + """
+del atexit._run_exitfuncs
+from pad_engine.cli import quick_exit
+quick_exit(4)
+"""
+    done = pad(run)
+    assert done.returncode == 4
+    assert "atexit ran" in done.stdout
+    assert "torn down" in done.stdout

@@ -29,3 +29,13 @@ def test_changing_any_jit_source_changes_the_cache_folder(tmp_path):
         assert jit_key(copy) != before, source.relative_to(copy)
         source.write_bytes(original)
     assert jit_key(copy) == before
+
+
+def test_a_file_that_only_names_numba_is_not_hashed(tmp_path):
+    copy = tmp_path / "pad_engine"
+    shutil.copytree(PACKAGE, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    before = jit_key(copy)
+    cli = copy / "cli" / "__init__.py"
+    assert b"numba" in cli.read_bytes()  # in its prose
+    cli.write_bytes(cli.read_bytes() + b"\n# numba is not imported here\n")
+    assert jit_key(copy) == before

@@ -10,6 +10,7 @@ from pad_engine.cli import main
 from pad_engine.decoding.choice import choose, dependency_style
 from pad_engine.decoding.rulebased import RuleBasedEngine
 from pad_engine.io.conll import format_conllx, read_conll
+from pad_engine.trees.coordination import COORDINATION, reattach
 from pad_engine.trees.deptree import DepSentence, is_projective
 from pad_engine.trees.lextree import induced_heads
 from pad_engine.trees.projectivize import projectivize
@@ -50,10 +51,17 @@ def test_ud_dparses_get_the_ud_model_with_or_without_relation_names(ewt_dir):
     assert choice.name == "english-gum-ud"
     assert "UD-style" in choice.reason
     assert choose(sents, fast=True).name == "english-gum-ud"  # no twin: fast already
-    # the UD model's trees are consistent with the (lifted) UD d-parses
+    # the UD model's trees are consistent with the (lifted) UD d-parses, their conjuncts'
+    # opening coordinators and commas re-attached to the coordination's head
+    model = choice.engine.model
+    assert model.reattach == COORDINATION
+    moved = 0
     for sent in sents[:100]:
         cand = choice.engine.best(sent)
-        assert induced_heads(cand.tree, len(sent.forms)) == projectivize(sent.heads)[0]
+        heads, lifts = reattach(projectivize(sent.heads)[0], sent.rels, model.reattach)
+        assert induced_heads(cand.tree, len(sent.forms)) == heads
+        moved += len(lifts)
+    assert moved > 10
 
 
 def test_unknown_tags_fall_back_to_the_rule_based_projection(gsd_dir):

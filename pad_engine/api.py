@@ -59,9 +59,9 @@ if TYPE_CHECKING:  # what the names below are, for readers, type checkers and th
     from pad_engine.quality.sources import trees_for
     from pad_engine.resources import resource_path
     from pad_engine.trees import edits
+    from pad_engine.trees.attachment import edited_heads
     from pad_engine.trees.compare import describe as describe_change
     from pad_engine.trees.compare import merged_brackets, removed_brackets
-    from pad_engine.trees.coordination import edited_heads
     from pad_engine.trees.deptree import DepSentence, tree_problem
     from pad_engine.trees.headrules import SHIPPED as HEADRULES
     from pad_engine.trees.lextree import induced_heads, strip_label, to_line
@@ -105,7 +105,7 @@ _WHERE: dict[str, str | tuple[str, str]] = {
     "edits": ("pad_engine.trees.edits", ""),
     "describe_change": ("pad_engine.trees.compare", "describe"),
     **dict.fromkeys(("merged_brackets", "removed_brackets"), "pad_engine.trees.compare"),
-    **dict.fromkeys(("edited_heads",), "pad_engine.trees.coordination"),
+    **dict.fromkeys(("edited_heads",), "pad_engine.trees.attachment"),
     **dict.fromkeys(("DepSentence", "tree_problem"), "pad_engine.trees.deptree"),
     "HEADRULES": ("pad_engine.trees.headrules", "SHIPPED"),
     **dict.fromkeys(("induced_heads", "strip_label", "to_line"), "pad_engine.trees.lextree"),

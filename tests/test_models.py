@@ -10,7 +10,7 @@ from pad_engine.cli import main
 from pad_engine.decoding.choice import choose, dependency_style
 from pad_engine.decoding.rulebased import RuleBasedEngine
 from pad_engine.io.conll import format_conllx, read_conll
-from pad_engine.trees.coordination import COORDINATION, reattach
+from pad_engine.trees.attachment import PENN, reattach
 from pad_engine.trees.deptree import DepSentence, is_projective
 from pad_engine.trees.lextree import induced_heads
 from pad_engine.trees.projectivize import projectivize
@@ -52,13 +52,14 @@ def test_ud_dparses_get_the_ud_model_with_or_without_relation_names(ewt_dir):
     assert "UD-style" in choice.reason
     assert choose(sents, fast=True).name == "english-gum-ud"  # no twin: fast already
     # the UD model's trees are consistent with the (lifted) UD d-parses, their conjuncts'
-    # opening coordinators and commas re-attached to the coordination's head
+    # coordinators and punctuation re-attached where Penn trees put them
     model = choice.engine.model
-    assert model.reattach == COORDINATION
+    assert model.reattach == PENN
     moved = 0
     for sent in sents[:100]:
         cand = choice.engine.best(sent)
-        heads, lifts = reattach(projectivize(sent.heads)[0], sent.rels, model.reattach)
+        heads, lifts = reattach(projectivize(sent.heads)[0], sent.tags, sent.rels,
+                               model.reattach)
         assert induced_heads(cand.tree, len(sent.forms)) == heads
         moved += len(lifts)
     assert moved > 10

@@ -72,9 +72,9 @@ class Model:
     # "deprel+projection": the CoNLL column, and the projection's phrases over each span)
     dep_labels: str = ""
     label_set: list[str] = field(default_factory=list)  # the labels seen in training
-    # How the model's d-parses are re-attached before decoding (trees/coordination.py):
-    # "" as they are; "coordination": a conjunct's opening coordinator and punctuation on
-    # the coordination's head, where Penn trees put them (UD d-parses)
+    # How the model's d-parses are re-attached before decoding (trees/attachment.py):
+    # "" as they are; "penn": coordinators and punctuation where Penn trees attach them
+    # (for UD d-parses, which hang them on the conjunct or phrase they open or close)
     reattach: str = ""
     _packed: GrammarArrays | None = field(default=None, repr=False)
     # (the weights array it was made from, its int16 copy, the unit): decoding_weights

@@ -52,7 +52,7 @@ from pad_engine.decoding.capacity import (
 )
 from pad_engine.errors import InputError, ModelError
 from pad_engine.io.gate import open_read
-from pad_engine.trees.coordination import SCHEMES as REATTACH_SCHEMES
+from pad_engine.trees.attachment import SCHEMES as REATTACH_SCHEMES
 
 MAX_FILE_BYTES = 256 << 20
 MAX_MEMBERS = 8

@@ -27,9 +27,9 @@ from pad_engine.decoding.model import Model
 from pad_engine.decoding.records import Derivation, Inputs
 from pad_engine.decoding.rulebased import projection_features
 from pad_engine.errors import InputError
+from pad_engine.trees.attachment import reattach
 from pad_engine.trees.binarize import HEAD_LEFT, HEAD_RIGHT, LEAF, UNARY, is_intermediate
 from pad_engine.trees.compare import Bracket
-from pad_engine.trees.coordination import reattach
 from pad_engine.trees.deplabels import ROOT
 from pad_engine.trees.edits import brackets, phrase_nodes
 from pad_engine.trees.lextree import LexNode, Spans, penn_leaf, to_line
@@ -113,7 +113,7 @@ def encode(model: Model, forms: list[str], tags: list[str], heads: list[int],
     g = model.grammar
     n = len(forms)
     if model.reattach:
-        heads, _ = reattach(heads, rels, model.reattach)
+        heads, _ = reattach(heads, tags, rels, model.reattach)
     rows = g.tag_rows(tags)
     h = np.fromiter(heads, dtype=np.int64, count=n) - 1
     labels, spans = NO_LABELS, NO_SPANS

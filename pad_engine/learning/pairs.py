@@ -20,8 +20,8 @@ from pad_engine.decoding.parser import Parser
 from pad_engine.errors import InputError
 from pad_engine.io.penn import normalize
 from pad_engine.learning.train import Example, example_from_lextree
+from pad_engine.trees.attachment import reattach
 from pad_engine.trees.binarize import binarize, training_depth_problem
-from pad_engine.trees.coordination import reattach
 from pad_engine.trees.deptree import DepSentence
 from pad_engine.trees.lextree import LexNode, from_penn, induced_heads, is_preterminal, positioned
 from pad_engine.trees.projectivize import projectivize
@@ -94,7 +94,7 @@ def reattached(pairs: list[Pair], scheme: str) -> list[Pair]:
     (``Model.reattach``), so the trees it trains on and is scored by induce them."""
     if not scheme:
         return pairs
-    return [replace(p, heads=reattach(p.heads, p.rels, scheme)[0]) for p in pairs]
+    return [replace(p, heads=reattach(p.heads, p.tags, p.rels, scheme)[0]) for p in pairs]
 
 
 def guided_lextree(pair: Pair) -> LexNode:

@@ -35,6 +35,7 @@ from pad_engine.decoding.projection import LABELS
 from pad_engine.decoding.rulebased import phrase_labels, projected_tree, unprojected
 from pad_engine.errors import Cancelled, ModelError
 from pad_engine.jit import njit
+from pad_engine.trees.attachment import reattach
 from pad_engine.trees.binarize import (
     HEAD_LEFT,
     LEAF,
@@ -45,7 +46,6 @@ from pad_engine.trees.binarize import (
     is_intermediate,
     phrase_of,
 )
-from pad_engine.trees.coordination import reattach
 from pad_engine.trees.deptree import DepSentence, tree_problem
 from pad_engine.trees.edits import phrase_nodes
 from pad_engine.trees.lextree import LexNode, induced_heads, penn_words
@@ -446,7 +446,7 @@ def _reattached(model: Model, examples: list[Example]) -> list[Example]:
     parser = None
     out, made = [], []
     for ex in examples:
-        heads, moved = reattach(ex.heads, ex.rels, model.reattach)
+        heads, moved = reattach(ex.heads, ex.tags, ex.rels, model.reattach)
         if moved:
             if parser is None:
                 parser = Parser(Model(grammar=model.grammar.copy()))

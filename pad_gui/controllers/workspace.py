@@ -478,7 +478,8 @@ class Workspace:
             self.message.emit(f"Cannot {text.lower()}: {e}", 8000)
             return False
         view = s.view(idx)
-        heads = tuple(edited_heads(new, view.heads, s.rels(idx, view), self.reattach_scheme))
+        heads = tuple(edited_heads(new, view.heads, s.tags(idx, view), s.rels(idx, view),
+                                   self.reattach_scheme))
         self._step(Change(idx, view, replace(view, heads=heads, tree=new)), kind, text, select)
         return True
 

@@ -38,7 +38,7 @@ def window(qtbot, tmp_path):
 
 
 def test_coordinators_stand_beside_the_conjuncts_and_edits_keep_the_file_arcs(window, qtbot):
-    assert window.workspace.reattach_scheme == "coordination"
+    assert window.workspace.reattach_scheme == "penn"
     subject = tree(window).children[0].children[0]
     labels = [c.label for c in subject.children]  # "and" and "," beside the conjuncts
     assert len(labels) == 5

@@ -178,3 +178,17 @@ def test_an_edited_tree_leaves_the_files_coordinator_arcs_as_they_were():
     # file hung "dogs" on "birds", the tree's "dogs" on "cats" is what the edit leaves
     other = [6, 3, 5, 5, 1, 0]
     assert edited_heads(edited, other, TAGS, RELS, PENN)[2] == 1
+
+
+def test_retrain_from_scratch_on_ud_trees_reattaches_as_the_ud_model_does():
+    from pad_engine.learning.retrain import retrain
+
+    ud = examples_from_pairs([_pair(GOLD, FORMS, TAGS, HEADS, RELS)] * 3).examples
+    model = retrain(ud)
+    assert model.reattach == PENN
+    parse = Parser(model).parse(FORMS, TAGS, HEADS, rels=RELS, prune=False)
+    assert induced_heads(parse.tree, len(FORMS)) == [6, 1, 1, 1, 1, 0]
+    # relations of another scheme (the sample's CoNLL-X names): the d-parses as they are
+    conllx = ["SBJ", "P", "COORD", "COORD", "CONJ", "ROOT"]
+    other = examples_from_pairs([_pair(GOLD, FORMS, TAGS, HEADS, conllx)] * 3).examples
+    assert retrain(other).reattach == ""

@@ -59,6 +59,7 @@ if TYPE_CHECKING:  # what the names below are, for readers, type checkers and th
     from pad_engine.quality.sources import trees_for
     from pad_engine.resources import resource_path
     from pad_engine.trees import edits
+    from pad_engine.trees.attachment import edited_heads
     from pad_engine.trees.compare import describe as describe_change
     from pad_engine.trees.compare import merged_brackets, removed_brackets
     from pad_engine.trees.deptree import DepSentence, tree_problem
@@ -104,6 +105,7 @@ _WHERE: dict[str, str | tuple[str, str]] = {
     "edits": ("pad_engine.trees.edits", ""),
     "describe_change": ("pad_engine.trees.compare", "describe"),
     **dict.fromkeys(("merged_brackets", "removed_brackets"), "pad_engine.trees.compare"),
+    **dict.fromkeys(("edited_heads",), "pad_engine.trees.attachment"),
     **dict.fromkeys(("DepSentence", "tree_problem"), "pad_engine.trees.deptree"),
     "HEADRULES": ("pad_engine.trees.headrules", "SHIPPED"),
     **dict.fromkeys(("induced_heads", "strip_label", "to_line"), "pad_engine.trees.lextree"),
@@ -183,6 +185,7 @@ __all__ = [
     "default_jobs",
     "default_model_path",
     "describe_change",
+    "edited_heads",
     "edits",
     "find",
     "find_inconsistencies",

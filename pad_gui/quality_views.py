@@ -85,7 +85,7 @@ class QualityViews:
 
     def apply_majority(self, finding: Finding) -> None:
         session = self.workspace.session
-        changes, refused = majority_changes(session, finding)
+        changes, refused = majority_changes(session, finding, self.workspace.reattach_scheme)
         note = ("; not " + "; ".join(refused)) if refused else ""
         if changes:
             for c in changes:
@@ -129,7 +129,8 @@ class QualityViews:
 
     def take(self, idx: int, tree: LexNode, origin: str, edit: bool) -> None:
         """Adjudicate sentence ``idx`` (one undo step of that sentence)."""
-        change = adjudicate(self.workspace.session, idx, tree, origin, corrected=not edit)
+        change = adjudicate(self.workspace.session, idx, tree, origin, corrected=not edit,
+                            scheme=self.workspace.reattach_scheme)
         self.workspace.step.emit(Step(change, f"Take {origin[:1]}"))
         self.workspace.row.emit(idx)
         if edit:

@@ -10,6 +10,7 @@ from pad_engine.cli import main
 from pad_engine.decoding.choice import choose, dependency_style
 from pad_engine.decoding.rulebased import RuleBasedEngine
 from pad_engine.io.conll import format_conllx, read_conll
+from pad_engine.trees.attachment import PENN, reattach
 from pad_engine.trees.deptree import DepSentence, is_projective
 from pad_engine.trees.lextree import induced_heads
 from pad_engine.trees.projectivize import projectivize
@@ -50,10 +51,18 @@ def test_ud_dparses_get_the_ud_model_with_or_without_relation_names(ewt_dir):
     assert choice.name == "english-gum-ud"
     assert "UD-style" in choice.reason
     assert choose(sents, fast=True).name == "english-gum-ud"  # no twin: fast already
-    # the UD model's trees are consistent with the (lifted) UD d-parses
+    # the UD model's trees are consistent with the (lifted) UD d-parses, their conjuncts'
+    # coordinators and punctuation re-attached where Penn trees put them
+    model = choice.engine.model
+    assert model.reattach == PENN
+    moved = 0
     for sent in sents[:100]:
         cand = choice.engine.best(sent)
-        assert induced_heads(cand.tree, len(sent.forms)) == projectivize(sent.heads)[0]
+        heads, lifts = reattach(projectivize(sent.heads)[0], sent.tags, sent.rels,
+                               model.reattach)
+        assert induced_heads(cand.tree, len(sent.forms)) == heads
+        moved += len(lifts)
+    assert moved > 10
 
 
 def test_unknown_tags_fall_back_to_the_rule_based_projection(gsd_dir):

@@ -133,8 +133,9 @@ def run(args: argparse.Namespace) -> int:
         prepare_outputs([args.output], [treebank / f"wsj_{n:04d}.mrg"
                                         for n in (*TRAIN_FILES, *TEST_FILES)])
     labels = "phrase" if args.labels else ""
+    pairs: list = []  # the train split's pairs (paired folders): their trees are remade
     if paired:
-        train, test = _paired_split(treebank)
+        train, test, pairs = _paired_split(treebank)
     else:
         train = load_split(treebank, TRAIN_FILES, args.headrules, labels)
         test = load_split(treebank, TEST_FILES, args.headrules, labels)
@@ -145,7 +146,8 @@ def run(args: argparse.Namespace) -> int:
     if args.compare_continued:
         what = (f"every {PAIRED_HOLD_OUT}th document, against its c-parses" if paired
                 else f"wsj_0160-0199, {args.headrules} heads")
-        _compare_continued(train, test, sizes, args.model, "deprel" if paired else labels, what)
+        _compare_continued(train, test, sizes, args.model, "deprel" if paired else labels, what,
+                           pairs)
         return 0
     print(f"# {len(test)} test sentences, gold tags and d-parses ({args.headrules} heads"
           + (", labeled as the original PAD's scripts do" if labels else "") + "), exact decoding")
@@ -172,16 +174,23 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _compare_continued(train: list, test: list, sizes: list[int], model: str | None,
-                       labels: str, what: str) -> None:
+                       labels: str, what: str, pairs: list) -> None:
     """Rows SIZE CONTINUED-F1 SCRATCH-F1: Retrain on the first SIZE train sentences continuing
     from the model, and from scratch (reading labels from ``labels``, as Retrain may), both
     scored on at most COMPARE_TEST test sentences spread over the split, after the model's
-    own F1 on them."""
+    own F1 on them. A model that re-attaches its d-parses continues on the trees of the
+    train ``pairs`` made for its re-attached d-parses, as its candidates are, which the
+    annotator corrects."""
     import sys
 
+    from pad_engine.learning.pairs import examples_from_pairs, reattached
     from pad_engine.learning.retrain import curve_point, evaluate
 
     base, name = _base_model(model, train)
+    mine = train
+    if base.reattach and pairs:
+        wanted = reattached(pairs[: 2 * max(sizes)], base.reattach)
+        mine = examples_from_pairs(wanted, wider=base).examples
     n = min(COMPARE_TEST, len(test))
     kept = [test[i * len(test) // n] for i in range(n)]
     print(f"# {n} of {len(test)} test sentences ({what}), gold tags and d-parses, exact "
@@ -189,7 +198,7 @@ def _compare_continued(train: list, test: list, sizes: list[int], model: str | N
     print(f"# {name} itself: F1 {evaluate(base, kept).f1:.2f}", flush=True)
     print("# SIZE\tCONTINUED F1\tSCRATCH F1")
     for size in sizes:
-        continued = curve_point(train, kept, size, base=base)
+        continued = curve_point(mine, kept, size, base=base)
         scratch = curve_point(train, kept, size, labels=labels)
         print(f"{size}\t{continued.f1:.2f}\t{scratch.f1:.2f}", flush=True)
         print(f"pad learning-curve: {size} trees: trained in {continued.train_seconds:.1f} s "
@@ -269,10 +278,11 @@ def _base_model(path: str | None, train: list) -> tuple:
     return choice.engine.model, choice.name
 
 
-def _paired_split(treebank) -> tuple[list, list]:
+def _paired_split(treebank) -> tuple[list, list, list]:
     """GUM's layout (const/NAME.ptb with dep/NAME.conllu): the train split is the training
     trees `pad train --deps --hold-out 10` makes of the kept documents (the bundled UD
-    model's), the test split the held-out documents' d-parses with their c-parses."""
+    model's), the test split the held-out documents' d-parses with their c-parses; and the
+    kept documents' pairs."""
     import sys
 
     from pad_engine.errors import InputError
@@ -296,7 +306,7 @@ def _paired_split(treebank) -> tuple[list, list]:
     made = examples_from_pairs(kept)
     for problem in [*map(str, problems), *made.skipped]:
         print(f"pad learning-curve: skipped {problem}", file=sys.stderr)
-    return made.examples, scored_examples(held)
+    return made.examples, scored_examples(held), kept
 
 
 def _simulate(select: str, train: list, test: list, sizes: list[int], labels: str,

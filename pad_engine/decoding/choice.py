@@ -35,6 +35,7 @@ UD_RELATIONS = frozenset(
     "discourse dislocated expl fixed flat goeswith iobj list mark nmod nsubj nummod obj obl "
     "orphan parataxis punct reparandum root vocative xcomp".split())
 PREPOSITION_TAGS = frozenset({"IN", "TO", "ADP"})
+UD_SHARE = 0.8  # the share of UD relation names above which relations alone say UD
 
 
 @dataclass
@@ -70,7 +71,7 @@ def dependency_style(sentences: Sequence[DepSentence]) -> Style:
     if preps >= 5:  # structure decides: it holds whatever the relations are called
         name = "collins" if heading_share > 0.5 else "ud"
     else:
-        name = "ud" if ud_share > 0.8 else "collins"
+        name = "ud" if ud_share > UD_SHARE else "collins"
     return Style(name, ud_share, heading_share, preps)
 
 

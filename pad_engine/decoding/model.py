@@ -35,7 +35,7 @@ from pad_engine.errors import ModelError
 from pad_engine.io.gate import write_bytes
 
 FORMAT = "pad-studio-model"
-VERSION = 4
+VERSION = 5  # 5: the d-parses' re-attachment (Model.reattach), written only by models with one
 FIRST_VERSION = 4  # the oldest version whose feature hashing this decoder shares
 DEFAULT_BITS = 21
 # The widest step of the int16 weights the decoder reads (Model.decoding_weights): a rule's
@@ -72,6 +72,10 @@ class Model:
     # "deprel+projection": the CoNLL column, and the projection's phrases over each span)
     dep_labels: str = ""
     label_set: list[str] = field(default_factory=list)  # the labels seen in training
+    # How the model's d-parses are re-attached before decoding (trees/attachment.py):
+    # "" as they are; "penn": coordinators and punctuation where Penn trees attach them
+    # (for UD d-parses, which hang them on the conjunct or phrase they open or close)
+    reattach: str = ""
     _packed: GrammarArrays | None = field(default=None, repr=False)
     # (the weights array it was made from, its int16 copy, the unit): decoding_weights
     _quantized: tuple | None = field(default=None, repr=False)
@@ -148,7 +152,7 @@ class Model:
         g = self.grammar
         meta = {
             "format": FORMAT,
-            "version": VERSION,
+            "version": VERSION if self.reattach else 4,  # older readers open the rest
             "headrules": self.headrules,
             "alpha": self.alpha,
             "feature_bits": int(np.log2(self.weights.shape[0])),
@@ -156,6 +160,7 @@ class Model:
             "projections": self.projections,
             **({"labels": {"source": self.dep_labels, "known": self.label_set}}
                if self.dep_labels else {}),
+            **({"reattach": self.reattach} if self.reattach else {}),
             "grammar": {
                 "symbols": g.symbols,
                 "tags": g.tags,
@@ -206,6 +211,7 @@ class Model:
             projections=dict(meta.get("projections", {})),
             dep_labels=source,
             label_set=known,
+            reattach=str(meta.get("reattach", "")),
         )
 
 

@@ -23,7 +23,7 @@ file and the problem, and never blocks, inflates without bound or recurses witho
   indices in range, not repeated, at least one rule in all; tag rows of rules in range;
   attachment-side counts with rows in range, non-negative counts that are not both zero,
   below 2**31; ``max_unary`` in 1..``MAX_UNARY``; dependency labels from a known source,
-  at most ``MAX_KNOWN_LABELS``;
+  at most ``MAX_KNOWN_LABELS``; a re-attachment of the d-parses PAD Studio knows;
 - the grammar's sizes are within what the decoder holds (``capacity``: the memory packing
   it takes, a chart cell's width), checked before its tables are read; the same limits
   are what training checks before it trains and saving before it writes
@@ -52,6 +52,7 @@ from pad_engine.decoding.capacity import (
 )
 from pad_engine.errors import InputError, ModelError
 from pad_engine.io.gate import open_read
+from pad_engine.trees.attachment import SCHEMES as REATTACH_SCHEMES
 
 MAX_FILE_BYTES = 256 << 20
 MAX_MEMBERS = 8
@@ -311,6 +312,9 @@ def _check_fields(meta: dict, weights: np.ndarray) -> None:
         _label(label, f"projection of {tag}", _PHRASE)
     if "labels" in meta:
         _check_labels(meta["labels"])
+    if meta.get("reattach", "") not in REATTACH_SCHEMES:
+        raise _Bad("reattach must be " + " or ".join(repr(x) for x in REATTACH_SCHEMES) +
+                   f", not {_shown(meta['reattach'])}")
     grammar = meta.get("grammar")
     if not isinstance(grammar, dict):
         raise _Bad("grammar missing or not a JSON object")

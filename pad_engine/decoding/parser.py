@@ -27,6 +27,7 @@ from pad_engine.decoding.model import Model
 from pad_engine.decoding.records import Derivation, Inputs
 from pad_engine.decoding.rulebased import projection_features
 from pad_engine.errors import InputError
+from pad_engine.trees.attachment import reattach
 from pad_engine.trees.binarize import HEAD_LEFT, HEAD_RIGHT, LEAF, UNARY, is_intermediate
 from pad_engine.trees.compare import Bracket
 from pad_engine.trees.deplabels import ROOT
@@ -106,9 +107,13 @@ class Parse:
 def encode(model: Model, forms: list[str], tags: list[str], heads: list[int],
            rels: list[str] | None = None) -> Encoded:
     """Turn a sentence (1-based heads, 0 = root) into decoder arrays. ``rels`` (dependency
-    labels) are read only by a model trained with them; missing ones count as "_"."""
+    labels) are read only by a model trained with them; missing ones count as "_". A model
+    trained on re-attached d-parses (``Model.reattach``) decodes every d-parse re-attached
+    the same way, so its trees induce those heads (``Encoded.heads``)."""
     g = model.grammar
     n = len(forms)
+    if model.reattach:
+        heads, _ = reattach(heads, tags, rels, model.reattach)
     rows = g.tag_rows(tags)
     h = np.fromiter(heads, dtype=np.int64, count=n) - 1
     labels, spans = NO_LABELS, NO_SPANS

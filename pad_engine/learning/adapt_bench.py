@@ -87,13 +87,15 @@ def make_groups(pairs: dict[str, list[Pair]], base: Model, scored: int = 0,
     consistent with their d-parses closest to their c-parses in the base model's grammar
     widened with their own rules (an annotator's corrections; the group's rules alone gave
     trees scoring below the model: GUM whow, 83.38 against 84.13), the second half to score
-    against its c-parses; ``scored``: at most this many per group, spread over its half."""
-    from pad_engine.learning.pairs import examples_from_pairs, scored_examples
+    against its c-parses; ``scored``: at most this many per group, spread over its half.
+    A base that re-attaches its d-parses (``Model.reattach``) gets corrected trees that
+    induce them re-attached, as the candidates an annotator corrects do."""
+    from pad_engine.learning.pairs import examples_from_pairs, reattached, scored_examples
 
     groups = []
     for name, group in pairs.items():
         half = (len(group) + 1) // 2
-        made = examples_from_pairs(group[:half], wider=base)
+        made = examples_from_pairs(reattached(group[:half], base.reattach), wider=base)
         held = group[half:]
         if scored and len(held) > scored:
             held = [held[i * len(held) // scored] for i in range(scored)]

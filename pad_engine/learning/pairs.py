@@ -20,6 +20,7 @@ from pad_engine.decoding.parser import Parser
 from pad_engine.errors import InputError
 from pad_engine.io.penn import normalize
 from pad_engine.learning.train import Example, example_from_lextree
+from pad_engine.trees.attachment import reattach
 from pad_engine.trees.binarize import binarize, training_depth_problem
 from pad_engine.trees.deptree import DepSentence
 from pad_engine.trees.lextree import LexNode, from_penn, induced_heads, is_preterminal, positioned
@@ -86,6 +87,14 @@ def make_pair(tree: Tree, sent: DepSentence, path: str) -> Pair:
     heads, _ = projectivize(sent.heads)
     return Pair(list(sent.forms), list(sent.tags), heads, norm, f"{path}:{sent.line}",
                 list(sent.rels))
+
+
+def reattached(pairs: list[Pair], scheme: str) -> list[Pair]:
+    """The pairs with their d-parses re-attached as a model of ``scheme`` decodes them
+    (``Model.reattach``), so the trees it trains on and is scored by induce them."""
+    if not scheme:
+        return pairs
+    return [replace(p, heads=reattach(p.heads, p.tags, p.rels, scheme)[0]) for p in pairs]
 
 
 def guided_lextree(pair: Pair) -> LexNode:

@@ -14,12 +14,14 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from pad_engine.decoding.choice import UD_SHARE, dependency_style
 from pad_engine.decoding.engine import Converter, Engine
 from pad_engine.decoding.model import Model
 from pad_engine.learning.evalb import bracket_f1, score
 from pad_engine.learning.evaluation import Evaluation, evaluate
 from pad_engine.learning.folds import fold_results
 from pad_engine.learning.train import WARM_START, Cancelled, Example, Progress, train
+from pad_engine.trees.attachment import PENN
 from pad_engine.trees.deptree import DepSentence
 from pad_engine.trees.lextree import to_line
 
@@ -81,7 +83,9 @@ def retrain(examples: list[Example], base: Model | None = None, *,
     names where the examples' d-parse labels come from, if the model should read them (none:
     the projection's, see :class:`Settings`); ``pool`` holds the file's d-parses (their
     projections widen the grammar from scratch, and of a label-free base adapted to read
-    the projection). Raises train.Cancelled when cancelled."""
+    the projection). A model from scratch on trees whose d-parses have UD relations
+    re-attaches coordinators and punctuation where Penn trees put them, as the bundled UD
+    model does (``Model.reattach``). Raises train.Cancelled when cancelled."""
     if not examples:
         raise ValueError("no trees to train on")
     if base is not None:
@@ -97,9 +101,10 @@ def retrain(examples: list[Example], base: Model | None = None, *,
         labels = "projection"
     if not s.projection:
         pool = ()
+    ud = dependency_style([ex.sentence() for ex in examples]).ud_relations > UD_SHARE
     model = train(examples, epochs=s.epochs, eta=s.eta, l1=s.l1, margin=s.margin,
                   backoff=s.backoff, seed=seed, progress=progress, cancel=cancel,
-                  labels=labels, pool=pool,
+                  labels=labels, pool=pool, reattach=PENN if ud else "",
                   warm_start=s.warm_start if labels == "projection" else 0, pruned=s.backoff)
     model.training["from"] = "scratch"
     model.training["heads"] = "carried by the training trees"

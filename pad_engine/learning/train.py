@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from pad_engine.decoding.candidate import How
 from pad_engine.decoding.capacity import grammar_problem
 from pad_engine.decoding.decoder import EXACT, PRUNED, decode, derivation_features
 from pad_engine.decoding.features import MAX_CONTEXT, label_ids
@@ -34,6 +35,7 @@ from pad_engine.decoding.projection import LABELS
 from pad_engine.decoding.rulebased import phrase_labels, projected_tree, unprojected
 from pad_engine.errors import Cancelled, ModelError
 from pad_engine.jit import njit
+from pad_engine.trees.attachment import reattach
 from pad_engine.trees.binarize import (
     HEAD_LEFT,
     LEAF,
@@ -349,6 +351,7 @@ def train(
     pruned: bool = False,
     projection_dropout: float = 0.0,
     rule_support: int = 1,
+    reattach: str = "",
 ) -> Model:
     """Train a model (deterministic given ``seed``); ``init`` continues from a model (and
     reads labels if it does). ``backoff`` widens the grammar read off the trees with
@@ -374,15 +377,22 @@ def train(
     loaded (a grammar larger than the decoder holds) raises ModelError before any training.
     ``rule_support`` (with ``init``): a rule ``init`` lacks stays in the model only if at
     least this many of the trees have it, with the back-off rules it implies (training
-    decodes with every rule, so each tree can be derived; :func:`_supported_rules`)."""
+    decodes with every rule, so each tree can be derived; :func:`_supported_rules`).
+    ``reattach`` (from scratch; a continued model keeps ``init``'s): how the model
+    re-attaches every d-parse before decoding (``Model.reattach``); a tree that does not
+    induce its d-parse so re-attached is trained as the closest tree that does
+    (:func:`_reattached`)."""
     start = time.perf_counter()
-    model = Model(headrules=headrules, dep_labels=labels) if init is None else _copy_model(init)
+    model = Model(headrules=headrules, dep_labels=labels, reattach=reattach) \
+        if init is None else _copy_model(init)
     if model.dep_labels and model.dep_labels != "projection":  # its labels are never input
         model.label_set = sorted(set(model.label_set).union(*(ex.rels for ex in examples)))
     if init is None:
         model.weights = np.zeros(1 << bits, dtype=np.float32)
     for ex in examples:
         model.grammar.observe(ex.tree, ex.tags)
+    if model.reattach:
+        examples = _reattached(model, examples)
     model.projections.update(_projections(examples))
     projected = pool_projections(model.grammar, pool, [ex.lex for ex in examples]) \
         if pool else []
@@ -423,6 +433,32 @@ def train(
     if hidden:
         model.training["projection_dropout"] = hidden
     return model
+
+
+def _reattached(model: Model, examples: list[Example]) -> list[Example]:
+    """The examples as a model that re-attaches its d-parses learns from them: a tree made
+    for the d-parse as it is (a corrected tree whose coordinator stays inside the conjunct,
+    say) becomes the tree closest to it that induces the re-attached d-parse, in the
+    grammar read off every example (glue rules where it has none), and its rules join the
+    grammar. Trees that already induce it stay as they are."""
+    from pad_engine.decoding.parser import Parser
+
+    parser = None
+    out, made = [], []
+    for ex in examples:
+        heads, moved = reattach(ex.heads, ex.tags, ex.rels, model.reattach)
+        if moved:
+            if parser is None:
+                parser = Parser(Model(grammar=model.grammar.copy()))
+            closest = parser.oracle(ex.forms, ex.tags, heads, ex.lex)
+            if closest.how == How.FALLBACK:
+                continue
+            ex = example_from_lextree(closest.tree, ex.forms, ex.rels)
+            made.append(ex)
+        out.append(ex)
+    for ex in made:
+        model.grammar.observe(ex.tree, ex.tags)
+    return out
 
 
 def _widen(grammar: Grammar, warm: list[Example], projected: list[Example],
@@ -575,4 +611,5 @@ def _copy_model(model: Model) -> Model:
         projections=dict(model.projections),
         dep_labels=model.dep_labels,
         label_set=list(model.label_set),
+        reattach=model.reattach,
     )

@@ -16,10 +16,10 @@ from pad_engine.api import (
     Treebank,
     agree_trees,
     apply_variant,
+    edited_heads,
     edits,
     find,
     find_inconsistencies,
-    induced_heads,
     parse_query,
     to_line,
     trees_for,
@@ -134,9 +134,11 @@ def check(session: Session, limit: int = 200) -> tuple[list[Finding], int]:
         len(sentences)
 
 
-def majority_changes(session: Session, finding: Finding) -> tuple[list[Change], list[str]]:
+def majority_changes(session: Session, finding: Finding, scheme: str = ""
+                     ) -> tuple[list[Change], list[str]]:
     """What giving every suspect the majority's bracketing changes (one Change per
-    sentence), and why some cannot take it."""
+    sentence), and why some cannot take it; ``scheme``: how the model in use re-attaches
+    d-parses (``edited_heads``)."""
     changes, refused = [], []
     entry = finding.entry
     if entry.kind == "dependents":
@@ -151,7 +153,8 @@ def majority_changes(session: Session, finding: Finding) -> tuple[list[Change], 
             refused.append(f"sentence {idx + 1}: {err}")
             continue
         before = session.view(idx)
-        heads = tuple(induced_heads(new, len(session.sentences[idx])))
+        heads = tuple(edited_heads(new, before.heads, session.tags(idx, before),
+                                   session.rels(idx, before), scheme))
         changes.append(Change(idx, before, replace(before, heads=heads, tree=new)))
     return changes, refused
 
@@ -181,12 +184,13 @@ def compare(session: Session, path: str) -> list[SideBySide]:
 
 
 def adjudicate(session: Session, idx: int, tree: LexNode, origin: str,
-               corrected: bool = True) -> Change:
+               corrected: bool = True, scheme: str = "") -> Change:
     """Sentence ``idx`` takes ``tree`` (as its corrected tree, unless the annotator is to
     edit it first); its origin (which side, which file) goes into the project's log. The
     Change is for the undo stack."""
     before = session.view(idx)
-    heads = tuple(induced_heads(tree, len(session.sentences[idx])))
+    heads = tuple(edited_heads(tree, before.heads, session.tags(idx, before),
+                               session.rels(idx, before), scheme))
     session.log(idx, f"adjudicated:{origin}")
     after = View(heads, before.chosen, tree.copy())
     if corrected and not session.is_corrected(idx):

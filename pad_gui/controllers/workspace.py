@@ -21,8 +21,8 @@ from pad_engine.api import (
     Model,
     PadError,
     check_inputs,
+    edited_heads,
     edits,
-    induced_heads,
     open_for_annotation,
     prepare_outputs,
     read_for_annotation,
@@ -95,6 +95,12 @@ class Workspace:
     @property
     def converter(self) -> Converter | None:
         return self.in_use.converter
+
+    @property
+    def reattach_scheme(self) -> str:
+        """How the model in use re-attaches d-parses before decoding ("" for none): what an
+        edited tree's heads are read back through (``edited_heads``)."""
+        return getattr(getattr(self.converter, "model", None), "reattach", "")
 
     @property
     def engine_ready(self) -> bool:
@@ -472,7 +478,8 @@ class Workspace:
             self.message.emit(f"Cannot {text.lower()}: {e}", 8000)
             return False
         view = s.view(idx)
-        heads = tuple(induced_heads(new, len(s.sentences[idx])))
+        heads = tuple(edited_heads(new, view.heads, s.tags(idx, view), s.rels(idx, view),
+                                   self.reattach_scheme))
         self._step(Change(idx, view, replace(view, heads=heads, tree=new)), kind, text, select)
         return True
 

@@ -43,6 +43,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
                              "a large grammar: a model trained as pad train --deps --hold-out 10 "
                              "does, every paired sentence decoded (ms each, passes, held-out "
                              "F1, grammar size); without --treebank, only this row")
+    parser.add_argument("--gum", metavar="DIR",
+                        help="folder of GUM (const/*.ptb paired with dep/*.conllu): adds the "
+                             "bundled UD model on its held-out documents (every 10th, as its "
+                             "README command holds them out), F1 pruned and exact from the UD "
+                             "d-parses as a file has them; without --treebank, only this row")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -53,21 +58,26 @@ def run(args: argparse.Namespace) -> int:
     from pad_engine.learning.bench import (
         farpahc_figures,
         format_farpahc,
+        format_gum,
+        gum_figures,
         run_bench,
         run_rules_bench,
     )
 
-    check_inputs([args.model], [args.treebank, args.ewt, args.farpahc])
+    check_inputs([args.model], [args.treebank, args.ewt, args.farpahc, args.gum])
     if args.memory:
         from pad_engine.learning.bench import memory_figures
 
         memory_figures(Path(args.ewt) if args.ewt else None)
         return 0
     if args.treebank is None:
-        if args.farpahc is None:
-            raise InputError("pad bench needs --treebank (or --farpahc or --memory for their "
-                             "rows alone)")
-        print(format_farpahc(farpahc_figures(Path(args.farpahc))))
+        if args.farpahc is None and args.gum is None:
+            raise InputError("pad bench needs --treebank (or --farpahc, --gum or --memory for "
+                             "their rows alone)")
+        if args.farpahc is not None:
+            print(format_farpahc(farpahc_figures(Path(args.farpahc))))
+        if args.gum is not None:
+            print(format_gum(gum_figures(Path(args.gum))))
         return 0
     treebank = Path(args.treebank)
     if not (treebank / "wsj_0001.mrg").exists():
@@ -84,5 +94,6 @@ def run(args: argparse.Namespace) -> int:
         raise InputError("--labels trains a model; a --model reads the labels it was trained on")
     run_bench(treebank, Path(args.model) if args.model else None, args.epochs, args.headrules,
               labels="phrase" if args.labels else "", ewt=Path(args.ewt) if args.ewt else None,
-              farpahc=Path(args.farpahc) if args.farpahc else None)
+              farpahc=Path(args.farpahc) if args.farpahc else None,
+              gum=Path(args.gum) if args.gum else None)
     return 0

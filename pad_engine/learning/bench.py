@@ -467,13 +467,47 @@ def format_farpahc(f: dict) -> str:
             f"{f['fo_training_seconds']:.0f} s)")
 
 
+GUM_HOLD_OUT = 10  # the bundled UD model was trained with --hold-out 10 (docs/EXPERIMENTS.md)
+
+
+def gum_figures(gum: Path) -> dict:
+    """The bundled UD model on GUM's held-out documents (every 10th file pair, the ones its
+    README command holds out), converted from their UD d-parses as a file has them (each
+    lifted to projective, then re-attached as the model says: ``Engine.best``), pruned and
+    exact: EVALB F1 against their c-parses."""
+    from pad_engine.learning.pairs import hold_out, pairs_f1, read_pairs
+    from pad_engine.resources import resource_path
+
+    trees = sorted((gum / "const").glob("*.ptb"))
+    deps = [gum / "dep" / f"{t.stem}.conllu" for t in trees]
+    if not trees or not all(d.exists() for d in deps):
+        raise InputError("no const/*.ptb paired with dep/*.conllu here: not GUM", str(gum))
+    per_file, _ = read_pairs([str(t) for t in trees], [str(d) for d in deps])
+    _, held = hold_out(per_file, GUM_HOLD_OUT)
+    engine = Engine.load(resource_path("models", "english-gum-ud.padmodel"))
+    f1 = {}
+    for name, prune in (("pruned", True), ("exact", False)):
+        lines = [to_line(engine.best(p.sentence(), prune=prune).tree, p.forms) for p in held]
+        f1[name] = pairs_f1(held, lines)
+    return {"gum_sentences": len(held), "gum_f1": f1}
+
+
+def format_gum(f: dict) -> str:
+    """The GUM row (:func:`gum_figures`)."""
+    return (f"UD: GUM held-out, english-gum-ud  {f['gum_sentences']} sentences (every "
+            f"{GUM_HOLD_OUT}th document): F1 pruned {f['gum_f1']['pruned']:.2f}, exact "
+            f"{f['gum_f1']['exact']:.2f}")
+
+
 def run_bench(treebank: Path, model_path: Path | None = None, epochs: int = 10,
               headrules: str = "collins", out: Callable[[str], None] = print,
-              labels: str = "", ewt: Path | None = None, farpahc: Path | None = None) -> dict:
+              labels: str = "", ewt: Path | None = None, farpahc: Path | None = None,
+              gum: Path | None = None) -> dict:
     """Train (unless a model is given; reading d-parse labels of the scheme ``labels``, if
     any), evaluate and time; print and return the figures. A given model's test d-parses are
     labeled the way it was trained. With ``ewt``, the UD row too (:func:`ud_figures`); with
-    ``farpahc``, the FarPaHC row (:func:`farpahc_figures`)."""
+    ``farpahc``, the FarPaHC row (:func:`farpahc_figures`); with ``gum``, the bundled UD
+    model on GUM's held-out documents (:func:`gum_figures`)."""
     figures: dict = {}
     train_ex = load_split(treebank, TRAIN_FILES, headrules, labels)
     if model_path is None:
@@ -551,6 +585,8 @@ def run_bench(treebank: Path, model_path: Path | None = None, epochs: int = 10,
         figures.update(ud_figures(ewt))
     if farpahc is not None:
         figures.update(farpahc_figures(farpahc))
+    if gum is not None:
+        figures.update(gum_figures(gum))
     figures["bench_peak_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     figures["test_sentences"] = len(test)
     for line in format_figures(figures):
@@ -600,6 +636,8 @@ def format_figures(f: dict) -> list[str]:
         lines.append(format_ud(f))
     if "fo_passes" in f:
         lines.append(format_farpahc(f))
+    if "gum_f1" in f:
+        lines.append(format_gum(f))
     return [re.sub(r"\s+$", "", line) for line in lines]
 
 

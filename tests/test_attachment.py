@@ -192,3 +192,13 @@ def test_retrain_from_scratch_on_ud_trees_reattaches_as_the_ud_model_does():
     conllx = ["SBJ", "P", "COORD", "COORD", "CONJ", "ROOT"]
     other = examples_from_pairs([_pair(GOLD, FORMS, TAGS, HEADS, conllx)] * 3).examples
     assert retrain(other).reattach == ""
+
+
+def test_heads_that_are_no_tree_are_refused_by_name_not_by_a_crash():
+    from pad_engine.errors import InputError
+
+    assert reattach([9, 0, -3, 1, 1, 6], TAGS, RELS, PENN) == ([9, 0, -3, 1, 1, 6], [])
+    parser = Parser(_model(PENN))
+    for heads in ([6, 3, 1, 5, 9, 0], [2, 3, 1, 5, 1, 0]):  # out of range; a cycle
+        with pytest.raises(InputError):
+            parser.parse(FORMS, TAGS, heads, rels=RELS)

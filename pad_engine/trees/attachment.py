@@ -33,10 +33,12 @@ def reattach(heads: Sequence[int], tags: Sequence[str], rels: Sequence[str] | No
              scheme: str) -> tuple[list[int], list[Lift]]:
     """``heads`` (1-based, 0 = root, projective) re-attached as ``scheme`` says, and the arcs
     moved (by dependent). Nothing moves without relations (the coordinators are found by
-    UD's ``conj``, ``cc`` and ``punct``), nor for ``scheme`` ""."""
+    UD's ``conj``, ``cc`` and ``punct``), nor for ``scheme`` "", nor in what is not a tree
+    of heads within the sentence (left for the caller's check to name)."""
     out = list(heads)
     n = len(out)
-    if scheme != PENN or not rels or len(rels) != n or len(tags) != n:
+    if scheme != PENN or not rels or len(rels) != n or len(tags) != n \
+            or not all(0 <= h <= n for h in out):
         return out, []
     while _coordinators(out, rels) + _edge_punctuation(out, tags):
         pass

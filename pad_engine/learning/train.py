@@ -389,10 +389,10 @@ def train(
         model.label_set = sorted(set(model.label_set).union(*(ex.rels for ex in examples)))
     if init is None:
         model.weights = np.zeros(1 << bits, dtype=np.float32)
-    for ex in examples:
-        model.grammar.observe(ex.tree, ex.tags)
     if model.reattach:
         examples = _reattached(model, examples)
+    for ex in examples:
+        model.grammar.observe(ex.tree, ex.tags)
     model.projections.update(_projections(examples))
     projected = pool_projections(model.grammar, pool, [ex.lex for ex in examples]) \
         if pool else []
@@ -439,25 +439,25 @@ def _reattached(model: Model, examples: list[Example]) -> list[Example]:
     """The examples as a model that re-attaches its d-parses learns from them: a tree made
     for the d-parse as it is (a corrected tree whose coordinator stays inside the conjunct,
     say) becomes the tree closest to it that induces the re-attached d-parse, in the
-    grammar read off every example (glue rules where it has none), and its rules join the
-    grammar. Trees that already induce it stay as they are."""
+    model's grammar with every example's rules (glue rules where it has none). Trees that
+    already induce it stay as they are; only the trees trained on give the model rules."""
     from pad_engine.decoding.parser import Parser
 
     parser = None
-    out, made = [], []
+    out = []
     for ex in examples:
         heads, moved = reattach(ex.heads, ex.tags, ex.rels, model.reattach)
         if moved:
             if parser is None:
-                parser = Parser(Model(grammar=model.grammar.copy()))
+                searched = Model(grammar=model.grammar.copy())
+                for other in examples:
+                    searched.grammar.observe(other.tree, other.tags)
+                parser = Parser(searched)
             closest = parser.oracle(ex.forms, ex.tags, heads, ex.lex)
             if closest.how == How.FALLBACK:
                 continue
             ex = example_from_lextree(closest.tree, ex.forms, ex.rels)
-            made.append(ex)
         out.append(ex)
-    for ex in made:
-        model.grammar.observe(ex.tree, ex.tags)
     return out
 
 

@@ -27,6 +27,7 @@ from pad_engine.api import (
     LexNode,
     PadError,
     TreeFileResult,
+    edited_heads,
     edits,
     to_line,
 )
@@ -155,6 +156,14 @@ class Session:
         """The sentence's relations (DEPREL) as the annotator left them."""
         rels = (view or self.view(idx)).rels
         return list(rels) if rels is not None else list(self.sentences[idx].rels)
+
+    def heads_after(self, idx: int, view: View, tree: LexNode, scheme: str
+                    ) -> tuple[int, ...]:
+        """The d-parse sentence ``idx`` keeps when ``tree`` replaces ``view``'s: the tree's
+        heads, read back through the re-attachment ``scheme`` of the model in use
+        (``edited_heads``), so the file's arcs the model only re-attached stay."""
+        return tuple(edited_heads(tree, view.heads, self.tags(idx, view), self.rels(idx, view),
+                                  scheme))
 
     def as_viewed(self, idx: int, view: View | None = None) -> DepSentence:
         """The sentence with the annotator's heads, tags and relations: what is decoded and

@@ -183,14 +183,13 @@ def _compare_continued(train: list, test: list, sizes: list[int], model: str | N
     annotator corrects."""
     import sys
 
-    from pad_engine.learning.pairs import examples_from_pairs, reattached
+    from pad_engine.learning.pairs import candidate_examples
     from pad_engine.learning.retrain import curve_point, evaluate
 
     base, name = _base_model(model, train)
     mine = train
     if base.reattach and pairs:
-        wanted = reattached(pairs[: 2 * max(sizes)], base.reattach)
-        mine = examples_from_pairs(wanted, wider=base).examples
+        mine = candidate_examples(pairs[: 2 * max(sizes)], base).examples
     n = min(COMPARE_TEST, len(test))
     kept = [test[i * len(test) // n] for i in range(n)]
     print(f"# {n} of {len(test)} test sentences ({what}), gold tags and d-parses, exact "
@@ -289,19 +288,16 @@ def _paired_split(treebank) -> tuple[list, list, list]:
     from pad_engine.learning.pairs import (
         examples_from_pairs,
         hold_out,
+        paired_files,
         read_pairs,
         scored_examples,
     )
 
-    trees = sorted((treebank / "const").glob("*.ptb"))
-    deps = [treebank / "dep" / f"{t.stem}.conllu" for t in trees]
-    for t, d in zip(trees, deps):
-        if not d.exists():
-            raise InputError(f"no {d.name} in dep/ to pair with this file", str(t))
-    if len(trees) < PAIRED_HOLD_OUT:
-        raise InputError(f"{len(trees)} tree files in const/: at least {PAIRED_HOLD_OUT} "
+    files = paired_files(treebank)
+    if len(files) < PAIRED_HOLD_OUT:
+        raise InputError(f"{len(files)} tree files in const/: at least {PAIRED_HOLD_OUT} "
                          f"needed (every {PAIRED_HOLD_OUT}th is held out)", str(treebank))
-    per_file, problems = read_pairs([str(t) for t in trees], [str(d) for d in deps])
+    per_file, problems = read_pairs([str(t) for t, _ in files], [str(d) for _, d in files])
     kept, held = hold_out(per_file, PAIRED_HOLD_OUT)
     made = examples_from_pairs(kept)
     for problem in [*map(str, problems), *made.skipped]:

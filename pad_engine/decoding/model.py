@@ -36,6 +36,7 @@ from pad_engine.io.gate import write_bytes
 
 FORMAT = "pad-studio-model"
 VERSION = 5  # 5: the d-parses' re-attachment (Model.reattach), written only by models with one
+PLAIN_VERSION = 4  # what a model without one is written as, so older readers still open it
 FIRST_VERSION = 4  # the oldest version whose feature hashing this decoder shares
 DEFAULT_BITS = 21
 # The widest step of the int16 weights the decoder reads (Model.decoding_weights): a rule's
@@ -152,7 +153,7 @@ class Model:
         g = self.grammar
         meta = {
             "format": FORMAT,
-            "version": VERSION if self.reattach else 4,  # older readers open the rest
+            "version": VERSION if self.reattach else PLAIN_VERSION,
             "headrules": self.headrules,
             "alpha": self.alpha,
             "feature_bits": int(np.log2(self.weights.shape[0])),

@@ -59,13 +59,11 @@ def read_group_pairs(treebank: Path, only: Sequence[str] = ()
     """The folder's sentence pairs by group (only the groups named in ``only``, when
     given), documents in name order, and the sentences that could not be paired."""
     from pad_engine.errors import InputError
-    from pad_engine.learning.pairs import read_pairs
+    from pad_engine.learning.pairs import paired_files, read_pairs
 
-    by_group: dict[str, list[Path]] = {}
-    for t in sorted((treebank / "const").glob("*.ptb")):
-        if not (treebank / "dep" / f"{t.stem}.conllu").exists():
-            raise InputError(f"no dep/{t.stem}.conllu to pair with this file", str(t))
-        by_group.setdefault(group_name(t.stem), []).append(t)
+    by_group: dict[str, list[tuple[Path, Path]]] = {}
+    for tree, dep in paired_files(treebank):
+        by_group.setdefault(group_name(tree.stem), []).append((tree, dep))
     missing = sorted(set(only) - set(by_group))
     if missing:
         raise InputError(f"no group {', '.join(missing)} (groups: {', '.join(sorted(by_group))})",
@@ -74,8 +72,7 @@ def read_group_pairs(treebank: Path, only: Sequence[str] = ()
     for name, files in sorted(by_group.items()):
         if only and name not in only:
             continue
-        per_file, bad = read_pairs([str(t) for t in files],
-                                   [str(treebank / "dep" / f"{t.stem}.conllu") for t in files])
+        per_file, bad = read_pairs([str(t) for t, _ in files], [str(d) for _, d in files])
         out[name] = [p for ps in per_file for p in ps]
         problems += map(str, bad)
     return out, problems
@@ -90,12 +87,12 @@ def make_groups(pairs: dict[str, list[Pair]], base: Model, scored: int = 0,
     against its c-parses; ``scored``: at most this many per group, spread over its half.
     A base that re-attaches its d-parses (``Model.reattach``) gets corrected trees that
     induce them re-attached, as the candidates an annotator corrects do."""
-    from pad_engine.learning.pairs import examples_from_pairs, reattached, scored_examples
+    from pad_engine.learning.pairs import candidate_examples, scored_examples
 
     groups = []
     for name, group in pairs.items():
         half = (len(group) + 1) // 2
-        made = examples_from_pairs(reattached(group[:half], base.reattach), wider=base)
+        made = candidate_examples(group[:half], base)
         held = group[half:]
         if scored and len(held) > scored:
             held = [held[i * len(held) // scored] for i in range(scored)]

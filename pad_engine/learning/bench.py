@@ -475,14 +475,13 @@ def gum_figures(gum: Path) -> dict:
     README command holds out), converted from their UD d-parses as a file has them (each
     lifted to projective, then re-attached as the model says: ``Engine.best``), pruned and
     exact: EVALB F1 against their c-parses."""
-    from pad_engine.learning.pairs import hold_out, pairs_f1, read_pairs
+    from pad_engine.learning.pairs import hold_out, paired_files, pairs_f1, read_pairs
     from pad_engine.resources import resource_path
 
-    trees = sorted((gum / "const").glob("*.ptb"))
-    deps = [gum / "dep" / f"{t.stem}.conllu" for t in trees]
-    if not trees or not all(d.exists() for d in deps):
+    files = paired_files(gum)
+    if not files:
         raise InputError("no const/*.ptb paired with dep/*.conllu here: not GUM", str(gum))
-    per_file, _ = read_pairs([str(t) for t in trees], [str(d) for d in deps])
+    per_file, _ = read_pairs([str(t) for t, _ in files], [str(d) for _, d in files])
     _, held = hold_out(per_file, GUM_HOLD_OUT)
     engine = Engine.load(resource_path("models", "english-gum-ud.padmodel"))
     f1 = {}

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 
 from nltk import Tree
 
@@ -87,6 +88,18 @@ def make_pair(tree: Tree, sent: DepSentence, path: str) -> Pair:
     heads, _ = projectivize(sent.heads)
     return Pair(list(sent.forms), list(sent.tags), heads, norm, f"{path}:{sent.line}",
                 list(sent.rels))
+
+
+def paired_files(folder: Path) -> list[tuple[Path, Path]]:
+    """GUM's layout: each ``const/NAME.ptb`` with its ``dep/NAME.conllu``, in name order;
+    InputError naming a tree file without one."""
+    out = []
+    for tree in sorted((folder / "const").glob("*.ptb")):
+        dep = folder / "dep" / f"{tree.stem}.conllu"
+        if not dep.exists():
+            raise InputError(f"no dep/{dep.name} to pair with this file", str(tree))
+        out.append((tree, dep))
+    return out
 
 
 def reattached(pairs: list[Pair], scheme: str) -> list[Pair]:
@@ -202,6 +215,13 @@ def examples_from_pairs(pairs: list[Pair],
         if progress is not None and (done % 200 == 0 or done == len(pairs)):
             progress(done, len(pairs))
     return out
+
+
+def candidate_examples(pairs: list[Pair], base: Model) -> PairedExamples:
+    """The trees an annotator makes of ``base``'s candidates for these pairs: consistent
+    with the d-parses as ``base`` decodes them (re-attached, ``Model.reattach``), closest to
+    the c-parses, in ``base``'s grammar widened with the pairs' own rules."""
+    return examples_from_pairs(reattached(pairs, base.reattach), wider=base)
 
 
 def scored_examples(pairs: list[Pair]) -> list[Example]:

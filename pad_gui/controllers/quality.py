@@ -16,7 +16,6 @@ from pad_engine.api import (
     Treebank,
     agree_trees,
     apply_variant,
-    edited_heads,
     edits,
     find,
     find_inconsistencies,
@@ -153,8 +152,7 @@ def majority_changes(session: Session, finding: Finding, scheme: str = ""
             refused.append(f"sentence {idx + 1}: {err}")
             continue
         before = session.view(idx)
-        heads = tuple(edited_heads(new, before.heads, session.tags(idx, before),
-                                   session.rels(idx, before), scheme))
+        heads = session.heads_after(idx, before, new, scheme)
         changes.append(Change(idx, before, replace(before, heads=heads, tree=new)))
     return changes, refused
 
@@ -189,8 +187,7 @@ def adjudicate(session: Session, idx: int, tree: LexNode, origin: str,
     edit it first); its origin (which side, which file) goes into the project's log. The
     Change is for the undo stack."""
     before = session.view(idx)
-    heads = tuple(edited_heads(tree, before.heads, session.tags(idx, before),
-                               session.rels(idx, before), scheme))
+    heads = session.heads_after(idx, before, tree, scheme)
     session.log(idx, f"adjudicated:{origin}")
     after = View(heads, before.chosen, tree.copy())
     if corrected and not session.is_corrected(idx):

@@ -21,7 +21,6 @@ from pad_engine.api import (
     Model,
     PadError,
     check_inputs,
-    edited_heads,
     edits,
     open_for_annotation,
     prepare_outputs,
@@ -478,8 +477,7 @@ class Workspace:
             self.message.emit(f"Cannot {text.lower()}: {e}", 8000)
             return False
         view = s.view(idx)
-        heads = tuple(edited_heads(new, view.heads, s.tags(idx, view), s.rels(idx, view),
-                                   self.reattach_scheme))
+        heads = s.heads_after(idx, view, new, self.reattach_scheme)
         self._step(Change(idx, view, replace(view, heads=heads, tree=new)), kind, text, select)
         return True
 

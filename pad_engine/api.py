@@ -45,6 +45,7 @@ if TYPE_CHECKING:  # what the names below are, for readers, type checkers and th
         Plan,
     )
     from pad_engine.learning.selection import margin_of, priority
+    from pad_engine.learning.significance import CONFIDENCE
     from pad_engine.learning.train import Cancelled, Progress
     from pad_engine.parsing.adapt import ParserComparison
     from pad_engine.parsing.annotation import TEXT_MODEL, open_for_annotation, read_for_annotation
@@ -88,6 +89,7 @@ _WHERE: dict[str, str | tuple[str, str]] = {
     **dict.fromkeys(("LABELS_RECOMMENDED", "LABELS_WHY", "Comparison", "CrossValidation",
                      "Plan"), "pad_engine.learning.retrain"),
     **dict.fromkeys(("margin_of", "priority"), "pad_engine.learning.selection"),
+    **dict.fromkeys(("CONFIDENCE",), "pad_engine.learning.significance"),
     **dict.fromkeys(("Cancelled", "Progress"), "pad_engine.learning.train"),
     **dict.fromkeys(("ParserComparison",), "pad_engine.parsing.adapt"),
     **dict.fromkeys(("TEXT_MODEL", "open_for_annotation", "read_for_annotation"),
@@ -133,6 +135,7 @@ def __dir__() -> list[str]:
 CorrectedTree = tuple[LexNode, list[str], list[str]]
 
 __all__ = [
+    "CONFIDENCE",
     "DEFAULT_HEADRULES",
     "FAILED",
     "HEADRULES",

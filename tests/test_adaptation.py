@@ -14,9 +14,9 @@ from pad_engine.decoding.model import Model
 from pad_engine.decoding.parser import Parser
 from pad_engine.learning.adaptation import DEFAULT, METHODS, adapt, by_name, reading_projection
 from pad_engine.learning.retrain import retrain
-from pad_engine.learning.significance import CONFIDENCE
 from pad_engine.learning.train import Example, example_from_lextree, examples_from_penn
 from pad_engine.resources import resource_path
+from pad_engine.significance import CONFIDENCE
 from pad_engine.trees.deptree import DepSentence
 from pad_engine.trees.lextree import to_line
 

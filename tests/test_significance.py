@@ -3,14 +3,9 @@ two sentences better and none worse is what chance gives, a dozen are not."""
 
 import numpy as np
 
+from pad_engine.learning.evalb import bracket_counts, f1_gain_confidence
 from pad_engine.learning.retrain import Comparison, CrossValidation
-from pad_engine.learning.significance import (
-    CONFIDENCE,
-    bracket_counts,
-    f1_gain_confidence,
-    gain_confidence,
-    surely_better,
-)
+from pad_engine.significance import CONFIDENCE, gain_confidence, surely_better
 
 GOLD = "(TOP (S (NP (DT the) (NN dog)) (VP (VBD saw) (NP (DT a) (NN cat)))))"
 FLAT = "(TOP (S (NP (DT the) (NN dog)) (VP (VBD saw) (DT a) (NN cat))))"

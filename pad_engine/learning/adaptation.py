@@ -19,11 +19,11 @@ from dataclasses import dataclass, replace
 
 from pad_engine.decoding.model import Model
 from pad_engine.decoding.parser import Parser
-from pad_engine.learning.evalb import bracket_f1, score
+from pad_engine.learning.evalb import bracket_f1, f1_gain_confidence, score
 from pad_engine.learning.evaluation import Evaluation, evaluate
 from pad_engine.learning.folds import fold_results
-from pad_engine.learning.significance import f1_gain_confidence, surely_better
 from pad_engine.learning.train import Example, Progress, example_from_lextree, train
+from pad_engine.significance import surely_better
 from pad_engine.trees.deptree import DepSentence, tree_problem
 from pad_engine.trees.lextree import to_line
 from pad_engine.trees.projectivize import projectivize
@@ -240,7 +240,7 @@ def guard(examples: list[Example], base: Model, method: Method = DEFAULT, *,
           cancel: Callable[[], bool] | None = None) -> Model:
     """``base`` adapted by ``method``, or ``base`` itself (its training notes saying so)
     unless ``folds``-fold cross-validation on the corrected trees scores the adapted model
-    above it by more than the held-out trees' noise (:mod:`~pad_engine.learning.significance`):
+    above it by more than the held-out trees' noise (:mod:`~pad_engine.significance`):
     what the app's Retrain does, whose dialog puts a new version into use only when it
     scored so on the same held-out folds (``retrain.compare``). Where the corrections show
     nothing the base does not already do, the updates are noise, and this keeps the base's

@@ -17,11 +17,11 @@ from dataclasses import dataclass
 from pad_engine.decoding.choice import UD_SHARE, dependency_style
 from pad_engine.decoding.engine import Converter, Engine
 from pad_engine.decoding.model import Model
-from pad_engine.learning.evalb import bracket_f1, score
+from pad_engine.learning.evalb import bracket_f1, f1_gain_confidence, score
 from pad_engine.learning.evaluation import Evaluation, evaluate
 from pad_engine.learning.folds import fold_results
-from pad_engine.learning.significance import f1_gain_confidence, surely_better
 from pad_engine.learning.train import WARM_START, Cancelled, Example, Progress, train
+from pad_engine.significance import surely_better
 from pad_engine.trees.attachment import PENN
 from pad_engine.trees.deptree import DepSentence
 from pad_engine.trees.lextree import to_line
@@ -141,7 +141,7 @@ Rival = Plan | Model | Converter
 class Comparison:
     """:func:`compare`: a new training and the model in use on the same held-out folds;
     ``confidence``: the share of resamplings of the held-out sentences in which the new one
-    scores higher (:mod:`~pad_engine.learning.significance`)."""
+    scores higher (:mod:`~pad_engine.significance`)."""
 
     new: CrossValidation
     current: CrossValidation

@@ -2,8 +2,9 @@
 a worker thread, then cross-validation on the same corrected trees, then the sentences not
 yet corrected whose trees the new model would change (``controllers.review``). The trained
 model becomes a new project version, but it decodes the uncorrected sentences only once it
-scored better than the version in use on the same held-out folds (``compare``) and changes
-none of their trees, or when the annotator picks it (``use_new``, after reviewing the
+scored better than the version in use on the same held-out folds (``compare``), by more
+than the noise of so few held-out sentences (``pad_engine.significance``), and changes none
+of their trees, or when the annotator picks it (``use_new``, after reviewing the
 changes, or Model Versions): a retrain never silently makes the output worse, nor silently
 changes trees the annotator has looked at.
 

@@ -2,7 +2,9 @@
 over the held-out sentences (Koehn 2004; Berg-Kirkpatrick, Burkett & Klein 2012).
 
 A new version goes into use by itself only when its cross-validated score is above the
-version in use's in at least :data:`CONFIDENCE` of the resamplings of the held-out sentences.
+version in use's in at least :data:`CONFIDENCE` of the resamplings of the held-out sentences:
+for the trees (``retrain.Comparison``, ``adaptation.guard``: EVALB F1) and the arcs
+(``parsing.adapt.compare``: UAS) alike.
 On a few corrected trees the folds hold a few sentences each, and a gain of two sentences
 changed for the better, none for the worse, is what chance gives a model that is worse on
 the rest of the file: GUM news, 10 corrected trees, the UD base adapted, +1.28 F1 on the
@@ -12,23 +14,11 @@ docs/ADAPTATION.md ("Eighteenth round"), 90% kept every loss of more than 0.1 ou
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 import numpy as np
-
-from pad_engine.learning.evalb import score
 
 CONFIDENCE = 0.9
 RESAMPLES = 10_000
 SEED = 0  # resamplings are drawn the same way each time: a verdict does not flicker
-
-
-def bracket_counts(gold: Sequence[str], test: Sequence[str]) -> np.ndarray:
-    """Per sentence, what its EVALB F1 adds up: (2 x matched brackets, gold + test
-    brackets), so that F1 over any set of sentences is 100 x the ratio of the column sums."""
-    rows = score(gold, test).rows
-    return np.array([(2 * r.matched, r.gold_brackets + r.test_brackets) for r in rows],
-                    np.float64).reshape(-1, 2)
 
 
 def gain_confidence(new: np.ndarray, old: np.ndarray, resamples: int = RESAMPLES,
@@ -47,12 +37,6 @@ def gain_confidence(new: np.ndarray, old: np.ndarray, resamples: int = RESAMPLES
         ra = np.where(a[:, 1] > 0, a[:, 0] / a[:, 1], 0.0)
         rb = np.where(b[:, 1] > 0, b[:, 0] / b[:, 1], 0.0)
     return float(np.mean(ra > rb))
-
-
-def f1_gain_confidence(gold: Sequence[str], new: Sequence[str], old: Sequence[str]) -> float:
-    """:func:`gain_confidence` of the new trees' EVALB F1 over the old ones' against the same
-    gold trees."""
-    return gain_confidence(bracket_counts(gold, new), bracket_counts(gold, old))
 
 
 def surely_better(f1_new: float, f1_old: float, confidence: float) -> bool:

@@ -58,6 +58,7 @@ if TYPE_CHECKING:  # what the names below are, for readers, type checkers and th
     from pad_engine.quality.query import QueryError, parse_query
     from pad_engine.quality.sources import trees_for
     from pad_engine.resources import resource_path
+    from pad_engine.significance import CONFIDENCE
     from pad_engine.trees import edits
     from pad_engine.trees.attachment import edited_heads
     from pad_engine.trees.compare import describe as describe_change
@@ -88,6 +89,7 @@ _WHERE: dict[str, str | tuple[str, str]] = {
     **dict.fromkeys(("LABELS_RECOMMENDED", "LABELS_WHY", "Comparison", "CrossValidation",
                      "Plan"), "pad_engine.learning.retrain"),
     **dict.fromkeys(("margin_of", "priority"), "pad_engine.learning.selection"),
+    **dict.fromkeys(("CONFIDENCE",), "pad_engine.significance"),
     **dict.fromkeys(("Cancelled", "Progress"), "pad_engine.learning.train"),
     **dict.fromkeys(("ParserComparison",), "pad_engine.parsing.adapt"),
     **dict.fromkeys(("TEXT_MODEL", "open_for_annotation", "read_for_annotation"),
@@ -133,6 +135,7 @@ def __dir__() -> list[str]:
 CorrectedTree = tuple[LexNode, list[str], list[str]]
 
 __all__ = [
+    "CONFIDENCE",
     "DEFAULT_HEADRULES",
     "FAILED",
     "HEADRULES",

@@ -16,6 +16,7 @@ from pad_engine.learning.adaptation import DEFAULT, METHODS, adapt, by_name, rea
 from pad_engine.learning.retrain import retrain
 from pad_engine.learning.train import Example, example_from_lextree, examples_from_penn
 from pad_engine.resources import resource_path
+from pad_engine.significance import CONFIDENCE
 from pad_engine.trees.deptree import DepSentence
 from pad_engine.trees.lextree import to_line
 
@@ -165,7 +166,21 @@ def test_the_guard_lets_a_pattern_taught_through(base):
     unseen = _examples([_verb_pp(i, nested=True) for i in range(10, 16)])
     model = adapt(taught, base, by_name("guarded"))
     assert model.training["guard"] > 0
+    assert model.training["guard_confidence"] >= CONFIDENCE
     assert _decoded(model, unseen) == _gold(unseen)
+
+
+def test_the_guard_keeps_the_model_where_the_gain_is_within_the_noise(base, monkeypatch):
+    """The same taught pattern, its held-out sentences resampled (faked) higher in only
+    half of the resamplings: the gain is what chance gives, and the base stays."""
+    import pad_engine.learning.adaptation as adaptation
+
+    monkeypatch.setattr(adaptation, "f1_gain_confidence", lambda gold, new, old: 0.5)
+    taught = _examples([_verb_pp(i, nested=True) for i in range(10)])
+    kept = adapt(taught, base, by_name("guarded"))
+    assert kept.weights is base.weights
+    assert kept.training["guard"] > 0
+    assert kept.training["guard_confidence"] == 0.5
 
 
 def test_the_guard_on_threads_measures_what_one_fold_at_a_time_measures(base, monkeypatch):

@@ -18,7 +18,7 @@ QT = ("PySide6", "shiboken6", "PyQt5", "PyQt6", "qtpy", "superqt", "pytestqt")
 # pad_engine's layers, lowest first: a module may import its own layer and those below.
 LAYERS = (
     ("pad_engine.errors", "pad_engine.resources", "pad_engine.io.gate", "pad_engine.io.atomic",
-     "pad_engine.io.special", "pad_engine.io.limits"),
+     "pad_engine.io.special", "pad_engine.io.limits", "pad_engine.significance"),
     ("pad_engine.trees",),
     ("pad_engine.io",),
     ("pad_engine.decoding",),

@@ -117,3 +117,13 @@ def test_an_adapted_model_file_round_trips(base, tmp_path):
     loaded = type(base).load(tmp_path / "a.padparser")
     assert np.array_equal(loaded.arc_weights, adapted.arc_weights)
     assert loaded.training["adapted"]["sentences"] == 10
+
+
+def test_a_d_parser_gain_within_the_noise_is_no_better(base):
+    """The verdict of the trees' comparison: higher in too few resamplings of the held-out
+    sentences is not better; on a shifted domain the gain is sure."""
+    assert not adapt.ParserComparison(92.0, 91.0, 4, 8, 0.1, confidence=0.6).better
+    assert adapt.ParserComparison(92.0, 91.0, 4, 8, 0.1, confidence=0.95).better
+    shifted = examples(base, bank(20, True, 3))
+    result = adapt.compare(base, shifted, base, folds=4, settings=adapt.Settings(epochs=5, mix=1.0))
+    assert result.confidence >= 0.99

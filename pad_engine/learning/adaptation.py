@@ -19,10 +19,11 @@ from dataclasses import dataclass, replace
 
 from pad_engine.decoding.model import Model
 from pad_engine.decoding.parser import Parser
-from pad_engine.learning.evalb import bracket_f1, score
+from pad_engine.learning.evalb import bracket_f1, f1_gain_confidence, score
 from pad_engine.learning.evaluation import Evaluation, evaluate
 from pad_engine.learning.folds import fold_results
 from pad_engine.learning.train import Example, Progress, example_from_lextree, train
+from pad_engine.significance import surely_better
 from pad_engine.trees.deptree import DepSentence, tree_problem
 from pad_engine.trees.lextree import to_line
 from pad_engine.trees.projectivize import projectivize
@@ -239,12 +240,13 @@ def guard(examples: list[Example], base: Model, method: Method = DEFAULT, *,
           cancel: Callable[[], bool] | None = None) -> Model:
     """``base`` adapted by ``method``, or ``base`` itself (its training notes saying so)
     unless ``folds``-fold cross-validation on the corrected trees scores the adapted model
-    above it: what the app's Retrain does, whose dialog puts a new version into use only
-    when it scored better on the same held-out folds (``retrain.compare``). Where the
-    corrections show nothing the base does not already do, the updates are noise, and
-    this keeps the base's trees."""
+    above it by more than the held-out trees' noise (:mod:`~pad_engine.significance`):
+    what the app's Retrain does, whose dialog puts a new version into use only when it
+    scored so on the same held-out folds (``retrain.compare``). Where the corrections show
+    nothing the base does not already do, the updates are noise, and this keeps the base's
+    trees."""
     k = min(folds, len(examples))
-    gained = 1.0
+    gained, sure = 1.0, True
     if k >= 2:
 
         def fold(kept: list[Example], held: list[Example]) -> tuple[Evaluation, Evaluation]:
@@ -257,11 +259,17 @@ def guard(examples: list[Example], base: Model, method: Method = DEFAULT, *,
             gold += adapted.gold
             new += adapted.test
             old += kept_base.test
-        gained = bracket_f1(score(gold, new)) - bracket_f1(score(gold, old))
-    if gained <= 0:
+        f1_new, f1_old = bracket_f1(score(gold, new)), bracket_f1(score(gold, old))
+        gained, confidence = f1_new - f1_old, f1_gain_confidence(gold, new, old)
+        sure = surely_better(f1_new, f1_old, confidence)
+    if not sure:
         return replace(base, training={**base.training, "guard": round(gained, 2),
+                                       "guard_confidence": round(confidence, 3),
                                        "adaptation": "guarded: kept the model"})
     model = adapt(examples, base, method, pool=pool, seed=seed, cancel=cancel)
-    model.training["guard"] = round(gained, 2) if k >= 2 else "not measured: fewer than 2 trees"
+    if k >= 2:
+        model.training.update(guard=round(gained, 2), guard_confidence=round(confidence, 3))
+    else:
+        model.training["guard"] = "not measured: fewer than 2 trees"
     return model
 

@@ -43,9 +43,12 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import numpy as np
+
 from pad_engine.errors import InputError
 from pad_engine.io.encoding import read_text
 from pad_engine.io.limits import line_problem
+from pad_engine.significance import gain_confidence
 
 # COLLINS.prm
 MAX_ERROR = 10
@@ -559,3 +562,17 @@ def attachment_scores(
         if labeled:
             scores["las_no_punct"] = _pct(labels_ok_np, words_np)
     return scores
+
+
+def bracket_counts(gold: Sequence[str], test: Sequence[str]) -> np.ndarray:
+    """Per sentence, what its EVALB F1 adds up: (2 x matched brackets, gold + test
+    brackets), so that F1 over any set of sentences is 100 x the ratio of the column sums."""
+    rows = score(gold, test).rows
+    return np.array([(2 * r.matched, r.gold_brackets + r.test_brackets) for r in rows],
+                    np.float64).reshape(-1, 2)
+
+
+def f1_gain_confidence(gold: Sequence[str], new: Sequence[str], old: Sequence[str]) -> float:
+    """:func:`gain_confidence` of the new trees' EVALB F1 over the old ones' against the same
+    gold trees."""
+    return gain_confidence(bracket_counts(gold, new), bracket_counts(gold, old))

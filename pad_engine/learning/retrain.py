@@ -17,10 +17,11 @@ from dataclasses import dataclass
 from pad_engine.decoding.choice import UD_SHARE, dependency_style
 from pad_engine.decoding.engine import Converter, Engine
 from pad_engine.decoding.model import Model
-from pad_engine.learning.evalb import bracket_f1, score
+from pad_engine.learning.evalb import bracket_f1, f1_gain_confidence, score
 from pad_engine.learning.evaluation import Evaluation, evaluate
 from pad_engine.learning.folds import fold_results
 from pad_engine.learning.train import WARM_START, Cancelled, Example, Progress, train
+from pad_engine.significance import surely_better
 from pad_engine.trees.attachment import PENN
 from pad_engine.trees.deptree import DepSentence
 from pad_engine.trees.lextree import to_line
@@ -138,14 +139,18 @@ Rival = Plan | Model | Converter
 
 @dataclass
 class Comparison:
-    """:func:`compare`: a new training and the model in use on the same held-out folds."""
+    """:func:`compare`: a new training and the model in use on the same held-out folds;
+    ``confidence``: the share of resamplings of the held-out sentences in which the new one
+    scores higher (:mod:`~pad_engine.significance`)."""
 
     new: CrossValidation
     current: CrossValidation
+    confidence: float
 
     @property
     def better(self) -> bool:
-        return self.new.f1 > self.current.f1
+        """Higher, by more than the held-out trees' noise (:func:`significance.surely_better`)."""
+        return surely_better(self.new.f1, self.current.f1, self.confidence)
 
 
 def cross_validate(examples: list[Example], folds: int = 5, base: Model | None = None, *,
@@ -158,8 +163,7 @@ def cross_validate(examples: list[Example], folds: int = 5, base: Model | None =
     Fold f holds out every example whose index is f modulo the number of folds, so that each
     fold samples the whole set (corrected sentences tend to come in document order). A
     ``base`` that was trained on these examples would score its own training data."""
-    return _cross_validate(examples, folds, [Plan(base, labels, tuple(pool))], progress,
-                           cancel)[0]
+    return _pooled(examples, folds, [Plan(base, labels, tuple(pool))], progress, cancel)[0][0]
 
 
 def compare(examples: list[Example], folds: int, new: Plan, current: Rival, *,
@@ -168,13 +172,16 @@ def compare(examples: list[Example], folds: int, new: Plan, current: Rival, *,
     """Cross-validate a new training plan and score the model in use on the very same
     held-out trees: a retrained version by re-running its own plan on each fold (it was
     trained on some of these trees), the start-up model as it is (it saw none of them)."""
-    a, b = _cross_validate(examples, folds, [new, current], progress, cancel)
-    return Comparison(a, b)
+    (a, b), (gold, new_trees, old_trees) = _pooled(examples, folds, [new, current], progress,
+                                                   cancel)
+    return Comparison(a, b, f1_gain_confidence(gold, new_trees, old_trees))
 
 
-def _cross_validate(examples: list[Example], folds: int, rivals: list[Rival],
-                    progress: Callable[[int, int], None] | None,
-                    cancel: Callable[[], bool] | None) -> list[CrossValidation]:
+def _pooled(examples: list[Example], folds: int, rivals: list[Rival],
+            progress: Callable[[int, int], None] | None, cancel: Callable[[], bool] | None
+            ) -> tuple[list[CrossValidation], list[list[str]]]:
+    """Each rival's cross-validation, and the pooled held-out trees: the gold ones, then
+    each rival's, in the same order."""
     if len(examples) < 2:
         raise ValueError(f"cross-validation needs at least 2 trees, got {len(examples)}")
     if folds < 2:
@@ -191,8 +198,8 @@ def _cross_validate(examples: list[Example], folds: int, rivals: list[Rival],
             gold += result.gold
             test += result.test
     seconds = time.perf_counter() - start
-    return [CrossValidation(bracket_f1(score(gold, test)), per_fold, len(examples), seconds)
-            for gold, test, per_fold in pooled]
+    return ([CrossValidation(bracket_f1(score(gold, test)), per_fold, len(examples), seconds)
+             for gold, test, per_fold in pooled], [pooled[0][0], *(p[1] for p in pooled)])
 
 
 def _score(rival: Rival, kept: list[Example], held: list[Example],

@@ -27,6 +27,7 @@ from pad_engine.parsing.labels import label_epoch
 from pad_engine.parsing.model import TextModel
 from pad_engine.parsing.perceptron import train_epoch
 from pad_engine.parsing.train import COST
+from pad_engine.significance import gain_confidence, surely_better
 from pad_engine.trees.deptree import DepSentence
 from pad_engine.trees.projectivize import projectivize
 
@@ -73,10 +74,13 @@ class ParserComparison:
     sentences: int
     seconds: float
     new_folds: list[float] = field(default_factory=list)
+    confidence: float = 0.0  # higher in this share of resamplings of the held-out sentences
 
     @property
     def better(self) -> bool:
-        return self.new > self.current
+        """Higher, by more than the held-out sentences' noise
+        (:func:`~pad_engine.learning.significance.surely_better`)."""
+        return surely_better(self.new, self.current, self.confidence)
 
 
 def example_of(model: TextModel, forms: Sequence[str], tags: dict[str, list[str]],
@@ -166,12 +170,17 @@ def _label_ids(model: TextModel, examples: Sequence[ParserExample]) -> np.ndarra
 
 def uas(model: TextModel, examples: Sequence[ParserExample]) -> tuple[int, int]:
     """(words whose predicted head is right, words): the examples parsed with their tags."""
-    right = words = 0
+    right, words = sentence_hits(model, examples).sum(axis=0)
+    return int(right), int(words)
+
+
+def sentence_hits(model: TextModel, examples: Sequence[ParserExample]) -> np.ndarray:
+    """Per example, (words whose predicted head is right, words)."""
+    rows = []
     for ex in examples:
         pred = model.parse(ex.forms, ex.tags, ex.coarse)
-        right += sum(p == g for p, g in zip(pred, ex.heads))
-        words += len(ex.heads)
-    return right, words
+        rows.append((sum(p == g for p, g in zip(pred, ex.heads)), len(ex.heads)))
+    return np.array(rows, np.float64).reshape(-1, 2)
 
 
 def compare(base: TextModel, examples: Sequence[ParserExample], current: TextModel | None = None,
@@ -190,27 +199,30 @@ def compare(base: TextModel, examples: Sequence[ParserExample], current: TextMod
         raise ValueError(f"cross-validation needs at least 2 sentences, got {len(examples)}")
     start = time.perf_counter()
     k = min(folds, len(examples))
-    new_right = cur_right = words = 0
-    per_fold = []
+    new_hits, cur_hits, per_fold = [], [], []
     for f in range(k):
         held = examples[f::k]
         kept = [i for i in range(len(examples)) if i % k != f]
         model = adapt(base, [examples[i] for i in kept], settings=settings, seed=seed,
                       cancel=cancel)
-        right, n = uas(model, held)
+        hits = sentence_hits(model, held)
+        right, n = hits.sum(axis=0)
         if adapted_on is not None:
             earlier = [examples[i] for i in kept if i in adapted_on]
             rival = adapt(base, earlier, settings=settings, seed=seed, cancel=cancel) \
                 if earlier else base
         else:
             rival = current if current is not None else base
-        new_right, words = new_right + right, words + n
-        cur_right += uas(rival, held)[0]
+        new_hits.append(hits)
+        cur_hits.append(sentence_hits(rival, held))
         per_fold.append(100 * right / n if n else 0.0)
         if progress is not None:
             progress(f + 1, k)
-    return ParserComparison(100 * new_right / max(words, 1), 100 * cur_right / max(words, 1), k,
-                            len(examples), time.perf_counter() - start, per_fold)
+    new, cur = np.concatenate(new_hits), np.concatenate(cur_hits)
+    words = max(new[:, 1].sum(), 1)
+    return ParserComparison(100 * new[:, 0].sum() / words, 100 * cur[:, 0].sum() / words, k,
+                            len(examples), time.perf_counter() - start, per_fold,
+                            gain_confidence(new, cur))
 
 
 def sentence_tags(sent: DepSentence) -> dict[str, list[str]]:

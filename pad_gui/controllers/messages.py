@@ -60,11 +60,15 @@ class FoldDone:
 
 @dataclass(frozen=True)
 class Measured:
-    """A retrained model's cross-validated F1 beside the version in use, on the same folds."""
+    """A retrained model's cross-validated F1 beside the version in use, on the same folds;
+    ``confidence``: the share of resamplings of the held-out sentences where it scores
+    higher, ``better``: higher by more than their noise (``retrain.Comparison.better``)."""
 
     f1: float
     folds: int
     current: float
+    confidence: float = 0.0
+    better: bool = False
 
 
 @dataclass(frozen=True)

@@ -3,7 +3,8 @@
 When the open file's arcs were predicted by a text model, every corrected sentence is a gold
 d-parse of the annotator's own domain. The bundled text model is adapted to all of them on a
 worker thread and cross-validated (UAS) beside the parser in use on the same held-out
-sentences. Only when it scores better, or the annotator picks it, does it re-predict the
+sentences. Only when it scores better (beyond the noise of the held-out sentences:
+``pad_engine.significance``), or the annotator picks it, does it re-predict the
 arcs of the sentences nobody touched (never a corrected or edited one, whose arcs are first
 written into the project so that they stay), which are then decoded again.
 
@@ -20,6 +21,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from pad_engine.api import (
+    CONFIDENCE,
     Cancelled,
     PadError,
     ParserComparison,
@@ -202,6 +204,11 @@ class ParserAdaptation:
             self._use()
             self._say(f"D-parser done: {side}. The new d-parser scores better: it predicted "
                       "the arcs of the sentences not yet touched again.", 1.0)
+        elif result.new > result.current:
+            self._say(f"D-parser done: {side}. The gain is within the noise of so few held-out "
+                      f"sentences (higher in {result.confidence:.0%} of their resamplings; a "
+                      f"d-parser goes into use by itself at {CONFIDENCE:.0%}): the arcs stay as "
+                      "they are (Use New Parser puts it in use anyway).", 1.0)
         else:
             self._say(f"D-parser done: {side}. It does not score better: the arcs stay as "
                       "they are (Use New Parser puts it in use anyway).", 1.0)

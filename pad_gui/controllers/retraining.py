@@ -2,8 +2,9 @@
 a worker thread, then cross-validation on the same corrected trees, then the sentences not
 yet corrected whose trees the new model would change (``controllers.review``). The trained
 model becomes a new project version, but it decodes the uncorrected sentences only once it
-scored better than the version in use on the same held-out folds (``compare``) and changes
-none of their trees, or when the annotator picks it (``use_new``, after reviewing the
+scored better than the version in use on the same held-out folds (``compare``), by more
+than the noise of so few held-out sentences (``pad_engine.significance``), and changes none
+of their trees, or when the annotator picks it (``use_new``, after reviewing the
 changes, or Model Versions): a retrain never silently makes the output worse, nor silently
 changes trees the annotator has looked at.
 
@@ -36,6 +37,7 @@ import time
 from collections.abc import Callable, Sequence
 
 from pad_engine.api import (
+    CONFIDENCE,
     Cancelled,
     Converter,
     CorrectedTree,
@@ -96,7 +98,8 @@ def retrain_work(trees: list[CorrectedTree], base: Model | None,
             result = compare(trees, folds, plan(cv_base(), labels, pool), rival(),
                              progress=lambda done, total: worker.report(FoldDone(done, total)),
                              cancel=worker.is_cancelled)
-            worker.report(Measured(result.new.f1, len(result.new.folds), result.current.f1))
+            worker.report(Measured(result.new.f1, len(result.new.folds), result.current.f1,
+                                   result.confidence, result.better))
         return changes(worker, model)
 
     return work
@@ -314,14 +317,20 @@ class Retraining:
         scores = (f"Version {self.version} scores <b>{f1:.2f}</b> against <b>{current:.2f}"
                   f"</b> (version {self.against}, in use; {folds}-fold cross-validated F1 "
                   "on the same corrected trees)")
-        if f1 > current and not n:
+        if result.better and not n:
             self.in_use = True
             self.models.use(self.version, self.model)
             self._say(f"Done: {scores} and {changes_said}: it now decodes them.", 1.0)
-        elif f1 > current:
+        elif result.better:
             self._say(f"{scores} and {changes_said}: Review… shows them. Version "
                       f"{self.against} stays in use until you choose Use New Version or "
                       "Keep Current.", 1.0)
+        elif f1 > current:
+            self._say(f"Done: {scores}, but the gain is within the noise of so few held-out "
+                      f"sentences (higher in {result.confidence:.0%} of their resamplings; a "
+                      f"version goes into use by itself at {CONFIDENCE:.0%}): version "
+                      f"{self.against} stays in use (Use New Version puts version "
+                      f"{self.version} in use anyway); it {changes_said}.", 1.0)
         else:
             self._say(f"Done: {scores}. Version {self.version} does not score better: "
                       f"version {self.against} stays in use (Use New Version puts it in use "

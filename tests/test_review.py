@@ -143,18 +143,18 @@ def test_function_tags_and_indices_are_counted():
         (3, ["PP-TMP", "WHNP-1"])
 
 
-@pytest.mark.parametrize("changes_any", [True, False])
-def test_a_better_version_waits_only_when_it_changes_trees(w, sample, tiny_model, monkeypatch,
-                                                           changes_any):
-    """Scored better (91.2 against 90.4, faked): with changes, the recommendation and the
-    choice; without, in use at once as before."""
+def _scored(w, sample, tiny_model, monkeypatch, confidence: float, changes_any: bool = True):
+    """A retrain run on three corrected sentences whose comparison is faked: 91.2 against
+    90.4, higher in ``confidence`` of the resamplings; with or without changed trees."""
     from types import SimpleNamespace
 
+    from pad_engine.api import CONFIDENCE
     from pad_gui.controllers import retraining as retraining_module
     from pad_gui.controllers.messages import Changes
 
     scored = SimpleNamespace(new=SimpleNamespace(f1=91.2, folds=[1, 2, 3]),
-                             current=SimpleNamespace(f1=90.4), confidence=0.97, better=True)
+                             current=SimpleNamespace(f1=90.4), confidence=confidence,
+                             better=confidence >= CONFIDENCE)
     monkeypatch.setattr(retraining_module, "compare", lambda *a, **k: scored)
     if not changes_any:
         monkeypatch.setattr(retraining_module, "compare_uncorrected",
@@ -163,6 +163,15 @@ def test_a_better_version_waits_only_when_it_changes_trees(w, sample, tiny_model
     retraining.start(continued=False, labels=False)
     runs[-1].start()
     pump(runs[-1], w.engine.worker, until=lambda: not retraining.running)
+    return models, retraining
+
+
+@pytest.mark.parametrize("changes_any", [True, False])
+def test_a_better_version_waits_only_when_it_changes_trees(w, sample, tiny_model, monkeypatch,
+                                                           changes_any):
+    """Scored better (91.2 against 90.4, faked): with changes, the recommendation and the
+    choice; without, in use at once as before."""
+    models, retraining = _scored(w, sample, tiny_model, monkeypatch, 0.97, changes_any)
     v, n, of = retraining.version, len(retraining.review), len(w.session) - 3
     scores = f"Version {v} scores <b>91.20</b> against <b>90.40</b> (version 0, in use"
     assert scores in retraining.status
@@ -183,20 +192,7 @@ def test_a_better_version_waits_only_when_it_changes_trees(w, sample, tiny_model
 def test_a_gain_within_the_noise_leaves_the_version_in_use(w, sample, tiny_model, monkeypatch):
     """Higher by a few held-out sentences (91.2 against 90.4, faked, higher in 62% of their
     resamplings): no change of model, and the status says why and what to do."""
-    from types import SimpleNamespace
-
-    from pad_gui.controllers import retraining as retraining_module
-    from pad_gui.controllers.messages import Changes
-
-    scored = SimpleNamespace(new=SimpleNamespace(f1=91.2, folds=[1, 2, 3]),
-                             current=SimpleNamespace(f1=90.4), confidence=0.62, better=False)
-    monkeypatch.setattr(retraining_module, "compare", lambda *a, **k: scored)
-    monkeypatch.setattr(retraining_module, "compare_uncorrected",
-                        lambda todo, *a: Changes((), len(todo)))
-    models, runs, retraining = _three_corrected(w, sample, tiny_model)
-    retraining.start(continued=False, labels=False)
-    runs[-1].start()
-    pump(runs[-1], w.engine.worker, until=lambda: not retraining.running)
+    models, retraining = _scored(w, sample, tiny_model, monkeypatch, 0.62, changes_any=False)
     assert not retraining.in_use
     assert models.active == BUNDLED
     assert "the gain is within the noise of so few held-out sentences (higher in 62% of " \

@@ -42,3 +42,23 @@ def test_ctrl_c_during_a_conversion_ends_it_cleanly(tmp_path, threads):
         assert proc.wait(timeout=60) == 130, (proc.returncode, err[-500:])
         assert err.strip().endswith("pad convert: interrupted"), err[-500:]
         assert not out.exists()
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="forked workers")
+def test_ctrl_c_while_a_worker_is_forked_is_not_lost(tmp_path):
+    """Ctrl-C that comes while the conversion forks its workers (sent here by a fork
+    handler of the parent, where Python prints an exception and drops it) still ends the
+    conversion: it is held until the fork has returned."""
+    big = tmp_path / "big.conllu"
+    big.write_text(SAMPLE.read_text(encoding="utf-8") * 40, encoding="utf-8")
+    out = tmp_path / "big.mrg"
+    script = ("import os, runpy, signal, sys; "
+              "os.register_at_fork(after_in_parent=lambda: os.kill(os.getpid(), signal.SIGINT)); "
+              f"sys.argv = ['pad', 'convert', {str(big)!r}, '-o', {str(out)!r}, '--threads', '2']; "
+              "runpy.run_module('pad_engine', run_name='__main__')")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          env={**os.environ, "PYTHONPATH": str(REPO)}, timeout=900)
+    assert done.returncode == 130, (done.returncode, done.stderr[-500:])
+    assert done.stderr.strip().endswith("pad convert: interrupted"), done.stderr[-500:]
+    assert "Exception ignored" not in done.stderr
+    assert not out.exists()

@@ -19,6 +19,7 @@ from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from contextlib import contextmanager
 from itertools import chain, islice
 from typing import TypeVar
 
@@ -42,8 +43,26 @@ def can_fork() -> bool:
 
 
 def _quiet() -> None:
-    """A worker leaves Ctrl-C to its parent, which stops the work and says so once."""
+    """A worker leaves Ctrl-C to its parent, which stops the work and says so once (it was
+    forked with Ctrl-C held back, :func:`_interrupts_held`: ignored, it may come again)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
+@contextmanager
+def _interrupts_held() -> Iterator[None]:
+    """Ctrl-C held back while the pool may fork a worker, and delivered here once it has:
+    Python runs the fork's handlers (logging's locks, threading's) as the fork returns,
+    and a KeyboardInterrupt raised in one of them is printed and dropped ("Exception
+    ignored in"), so the conversion went on to its end (tests/test_interrupt.py)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield  # signals reach the main thread only
+        return
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
 
 
 def _run(chunk: list) -> list[tuple[bool, object]]:
@@ -83,7 +102,9 @@ def ordered_forked(work: Callable[[T], R], items: Iterable[T], workers: int,
     try:
         for chunk in chunks:
             todo = [item for item in chunk if not skip(item)]
-            window.append((chunk, pool.submit(_run, todo) if todo else None))
+            with _interrupts_held():  # a submit may fork a worker
+                done = pool.submit(_run, todo) if todo else None
+            window.append((chunk, done))
             if len(window) >= workers * AHEAD:
                 yield from _results(*window.popleft(), skip)
         while window:

@@ -59,3 +59,14 @@ def test_a_comparison_is_better_only_when_sure():
     assert not Comparison(cv(91.0), cv(90.0), 0.89).better
     assert Comparison(cv(91.0), cv(90.0), 0.9).better
     assert not Comparison(cv(90.0), cv(90.0), 1.0).better
+
+
+def test_resamplings_drawn_a_block_at_a_time_give_the_same_verdict(monkeypatch):
+    """A project of thousands of corrected trees draws its resamplings in blocks of a few
+    MB; the blocks continue one stream, so the verdict is the one of a single draw."""
+    import pad_engine.significance as significance
+
+    gold, new, old = _trees(40, 6, 3)
+    whole = f1_gain_confidence(gold, new, old)
+    monkeypatch.setattr(significance, "DRAWN", 40 * 7)  # blocks of 7 resamplings
+    assert f1_gain_confidence(gold, new, old) == whole

@@ -5,6 +5,7 @@ A new version goes into use by itself only when its cross-validated score is abo
 version in use's in at least :data:`CONFIDENCE` of the resamplings of the held-out sentences:
 for the trees (``retrain.Comparison``, ``adaptation.guard``: EVALB F1) and the arcs
 (``parsing.adapt.compare``: UAS) alike.
+
 On a few corrected trees the folds hold a few sentences each, and a gain of two sentences
 changed for the better, none for the worse, is what chance gives a model that is worse on
 the rest of the file: GUM news, 10 corrected trees, the UD base adapted, +1.28 F1 on the

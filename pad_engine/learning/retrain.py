@@ -149,7 +149,8 @@ class Comparison:
 
     @property
     def better(self) -> bool:
-        """Higher, by more than the held-out trees' noise (:func:`significance.surely_better`)."""
+        """Higher, by more than the held-out trees' noise
+        (:func:`~pad_engine.significance.surely_better`)."""
         return surely_better(self.new.f1, self.current.f1, self.confidence)
 
 

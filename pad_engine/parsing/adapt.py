@@ -79,7 +79,7 @@ class ParserComparison:
     @property
     def better(self) -> bool:
         """Higher, by more than the held-out sentences' noise
-        (:func:`~pad_engine.learning.significance.surely_better`)."""
+        (:func:`~pad_engine.significance.surely_better`)."""
         return surely_better(self.new, self.current, self.confidence)
 
 

@@ -198,6 +198,9 @@ def test_heads_that_are_no_tree_are_refused_by_name_not_by_a_crash():
     from pad_engine.errors import InputError
 
     assert reattach([9, 0, -3, 1, 1, 6], TAGS, RELS, PENN) == ([9, 0, -3, 1, 1, 6], [])
+    # conjuncts heading each other: their coordinator moved around the cycle for ever
+    cycle = ([2, 3, 2, 0], ["CC", "NN", "NN", "VB"], ["cc", "conj", "conj", "root"])
+    assert reattach(*cycle, PENN) == ([2, 3, 2, 0], [])
     parser = Parser(_model(PENN))
     for heads in ([6, 3, 1, 5, 9, 0], [2, 3, 1, 5, 1, 0]):  # out of range; a cycle
         with pytest.raises(InputError):

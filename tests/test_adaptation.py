@@ -175,7 +175,7 @@ def test_the_guard_keeps_the_model_where_the_gain_is_within_the_noise(base, monk
     half of the resamplings: the gain is what chance gives, and the base stays."""
     import pad_engine.learning.adaptation as adaptation
 
-    monkeypatch.setattr(adaptation, "f1_gain_confidence", lambda gold, new, old: 0.5)
+    monkeypatch.setattr(adaptation, "f1_gain_confidence", lambda new, old: 0.5)
     taught = _examples([_verb_pp(i, nested=True) for i in range(10)])
     kept = adapt(taught, base, by_name("guarded"))
     assert kept.weights is base.weights

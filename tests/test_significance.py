@@ -3,9 +3,14 @@ two sentences better and none worse is what chance gives, a dozen are not."""
 
 import numpy as np
 
-from pad_engine.learning.evalb import bracket_counts, f1_gain_confidence
+from pad_engine.learning.evalb import bracket_counts, f1_gain_confidence, score
 from pad_engine.learning.retrain import Comparison, CrossValidation
 from pad_engine.significance import CONFIDENCE, gain_confidence, surely_better
+
+
+def _confidence(gold: list[str], new: list[str], old: list[str]) -> float:
+    return f1_gain_confidence(score(gold, new), score(gold, old))
+
 
 GOLD = "(TOP (S (NP (DT the) (NN dog)) (VP (VBD saw) (NP (DT a) (NN cat)))))"
 FLAT = "(TOP (S (NP (DT the) (NN dog)) (VP (VBD saw) (DT a) (NN cat))))"
@@ -20,36 +25,36 @@ def _trees(n: int, better: int, worse: int) -> tuple[list[str], list[str], list[
 
 
 def test_bracket_counts_add_up_to_evalb_f1():
-    counts = bracket_counts([GOLD, GOLD], [GOLD, FLAT])
+    counts = bracket_counts(score([GOLD, GOLD], [GOLD, FLAT]))
     assert counts.tolist() == [[8.0, 8.0], [6.0, 7.0]]
     assert 100 * counts[:, 0].sum() / counts[:, 1].sum() == 200 * 7 / 15
 
 
 def test_two_sentences_better_of_twenty_are_not_enough():
     gold, new, old = _trees(20, 2, 0)
-    confidence = f1_gain_confidence(gold, new, old)
+    confidence = _confidence(gold, new, old)
     assert 0.5 < confidence < CONFIDENCE
     assert not surely_better(99.0, 98.0, confidence)
 
 
 def test_many_sentences_better_are():
     gold, new, old = _trees(40, 12, 2)
-    confidence = f1_gain_confidence(gold, new, old)
+    confidence = _confidence(gold, new, old)
     assert confidence >= 0.99
     assert surely_better(99.0, 98.0, confidence)
 
 
 def test_a_loss_is_never_sure_and_nothing_changed_is_no_gain():
     gold, new, old = _trees(40, 2, 12)
-    assert f1_gain_confidence(gold, new, old) < 0.01
+    assert _confidence(gold, new, old) < 0.01
     gold, new, old = _trees(40, 0, 0)
-    assert f1_gain_confidence(gold, new, old) == 0.0
+    assert _confidence(gold, new, old) == 0.0
     assert gain_confidence(np.zeros((0, 2)), np.zeros((0, 2))) == 0.0
 
 
 def test_the_verdict_is_the_same_every_time():
     gold, new, old = _trees(12, 3, 1)
-    assert len({f1_gain_confidence(gold, new, old) for _ in range(3)}) == 1
+    assert len({_confidence(gold, new, old) for _ in range(3)}) == 1
 
 
 def test_a_comparison_is_better_only_when_sure():
@@ -67,6 +72,6 @@ def test_resamplings_drawn_a_block_at_a_time_give_the_same_verdict(monkeypatch):
     import pad_engine.significance as significance
 
     gold, new, old = _trees(40, 6, 3)
-    whole = f1_gain_confidence(gold, new, old)
+    whole = _confidence(gold, new, old)
     monkeypatch.setattr(significance, "DRAWN", 40 * 7)  # blocks of 7 resamplings
-    assert f1_gain_confidence(gold, new, old) == whole
+    assert _confidence(gold, new, old) == whole

@@ -259,8 +259,9 @@ def guard(examples: list[Example], base: Model, method: Method = DEFAULT, *,
             gold += adapted.gold
             new += adapted.test
             old += kept_base.test
-        f1_new, f1_old = bracket_f1(score(gold, new)), bracket_f1(score(gold, old))
-        gained, confidence = f1_new - f1_old, f1_gain_confidence(gold, new, old)
+        new_report, old_report = score(gold, new), score(gold, old)
+        f1_new, f1_old = bracket_f1(new_report), bracket_f1(old_report)
+        gained, confidence = f1_new - f1_old, f1_gain_confidence(new_report, old_report)
         sure = surely_better(f1_new, f1_old, confidence)
     if not sure:
         return replace(base, training={**base.training, "guard": round(gained, 2),

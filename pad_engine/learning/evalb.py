@@ -564,15 +564,15 @@ def attachment_scores(
     return scores
 
 
-def bracket_counts(gold: Sequence[str], test: Sequence[str]) -> np.ndarray:
-    """Per sentence, what its EVALB F1 adds up: (2 x matched brackets, gold + test
-    brackets), so that F1 over any set of sentences is 100 x the ratio of the column sums."""
-    rows = score(gold, test).rows
-    return np.array([(2 * r.matched, r.gold_brackets + r.test_brackets) for r in rows],
+def bracket_counts(report: EvalbReport) -> np.ndarray:
+    """Per sentence of a :func:`score` report, what its EVALB F1 adds up: (2 x matched
+    brackets, gold + test brackets), so that F1 over any set of sentences is 100 x the ratio
+    of the column sums."""
+    return np.array([(2 * r.matched, r.gold_brackets + r.test_brackets) for r in report.rows],
                     np.float64).reshape(-1, 2)
 
 
-def f1_gain_confidence(gold: Sequence[str], new: Sequence[str], old: Sequence[str]) -> float:
-    """:func:`gain_confidence` of the new trees' EVALB F1 over the old ones' against the same
-    gold trees."""
-    return gain_confidence(bracket_counts(gold, new), bracket_counts(gold, old))
+def f1_gain_confidence(new: EvalbReport, old: EvalbReport) -> float:
+    """:func:`gain_confidence` of the new trees' EVALB F1 over the old ones', both scored
+    against the same gold trees."""
+    return gain_confidence(bracket_counts(new), bracket_counts(old))

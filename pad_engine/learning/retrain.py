@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pad_engine.decoding.choice import UD_SHARE, dependency_style
 from pad_engine.decoding.engine import Converter, Engine
 from pad_engine.decoding.model import Model
-from pad_engine.learning.evalb import bracket_f1, f1_gain_confidence, score
+from pad_engine.learning.evalb import EvalbReport, bracket_f1, f1_gain_confidence, score
 from pad_engine.learning.evaluation import Evaluation, evaluate
 from pad_engine.learning.folds import fold_results
 from pad_engine.learning.train import WARM_START, Cancelled, Example, Progress, train
@@ -173,16 +173,14 @@ def compare(examples: list[Example], folds: int, new: Plan, current: Rival, *,
     """Cross-validate a new training plan and score the model in use on the very same
     held-out trees: a retrained version by re-running its own plan on each fold (it was
     trained on some of these trees), the start-up model as it is (it saw none of them)."""
-    (a, b), (gold, new_trees, old_trees) = _pooled(examples, folds, [new, current], progress,
-                                                   cancel)
-    return Comparison(a, b, f1_gain_confidence(gold, new_trees, old_trees))
+    (a, b), reports = _pooled(examples, folds, [new, current], progress, cancel)
+    return Comparison(a, b, f1_gain_confidence(*reports))
 
 
 def _pooled(examples: list[Example], folds: int, rivals: list[Rival],
             progress: Callable[[int, int], None] | None, cancel: Callable[[], bool] | None
-            ) -> tuple[list[CrossValidation], list[list[str]]]:
-    """Each rival's cross-validation, and the pooled held-out trees: the gold ones, then
-    each rival's, in the same order."""
+            ) -> tuple[list[CrossValidation], list[EvalbReport]]:
+    """Each rival's cross-validation, and the EVALB report of its pooled held-out trees."""
     if len(examples) < 2:
         raise ValueError(f"cross-validation needs at least 2 trees, got {len(examples)}")
     if folds < 2:
@@ -199,8 +197,9 @@ def _pooled(examples: list[Example], folds: int, rivals: list[Rival],
             gold += result.gold
             test += result.test
     seconds = time.perf_counter() - start
-    return ([CrossValidation(bracket_f1(score(gold, test)), per_fold, len(examples), seconds)
-             for gold, test, per_fold in pooled], [pooled[0][0], *(p[1] for p in pooled)])
+    reports = [score(gold, test) for gold, test, _ in pooled]
+    return ([CrossValidation(bracket_f1(report), per_fold, len(examples), seconds)
+             for report, (_, _, per_fold) in zip(reports, pooled)], reports)
 
 
 def _score(rival: Rival, kept: list[Example], held: list[Example],

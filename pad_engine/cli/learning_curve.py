@@ -189,6 +189,7 @@ def _compare_continued(train: list, test: list, sizes: list[int], model: str | N
     base, name = _base_model(model, train)
     mine = train
     if base.reattach and pairs:
+        # twice the trees asked for: a pair whose closest tree cannot be made is skipped
         mine = candidate_examples(pairs[: 2 * max(sizes)], base).examples
     n = min(COMPARE_TEST, len(test))
     kept = [test[i * len(test) // n] for i in range(n)]

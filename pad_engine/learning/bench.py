@@ -475,6 +475,7 @@ def gum_figures(gum: Path) -> dict:
     README command holds out), converted from their UD d-parses as a file has them (each
     lifted to projective, then re-attached as the model says: ``Engine.best``), pruned and
     exact: EVALB F1 against their c-parses."""
+    from pad_engine.decoding.choice import UD_MODEL
     from pad_engine.learning.pairs import hold_out, paired_files, pairs_f1, read_pairs
     from pad_engine.resources import resource_path
 
@@ -483,7 +484,7 @@ def gum_figures(gum: Path) -> dict:
         raise InputError("no const/*.ptb paired with dep/*.conllu here: not GUM", str(gum))
     per_file, _ = read_pairs([str(t) for t, _ in files], [str(d) for _, d in files])
     _, held = hold_out(per_file, GUM_HOLD_OUT)
-    engine = Engine.load(resource_path("models", "english-gum-ud.padmodel"))
+    engine = Engine.load(resource_path("models", UD_MODEL))
     f1 = {}
     for name, prune in (("pruned", True), ("exact", False)):
         lines = [to_line(engine.best(p.sentence(), prune=prune).tree, p.forms) for p in held]

@@ -67,8 +67,8 @@ class Measured:
     f1: float
     folds: int
     current: float
-    confidence: float = 0.0
-    better: bool = False
+    confidence: float
+    better: bool
 
 
 @dataclass(frozen=True)

@@ -16,6 +16,7 @@ from toy import random_projective
 
 from pad_engine.decoding import decoder, parser
 from pad_engine.decoding.parser import decoder_grammar, encode, run_decoder
+from pad_engine.trees.lextree import induced_heads
 
 
 def _scores(model, sentences, mode):
@@ -140,6 +141,43 @@ def test_a_back_off_model_prunes_with_the_tighter_beam(random_model, random_back
                         (phrase, parser.BEAM)):
         enc = encode(model, forms, tags, heads, rels)
         assert parser.chart_inputs(model, enc, decoder.PRUNED).beam == beam
+
+
+def test_a_back_off_model_keeps_only_a_cells_best_items(random_model, random_backoff_model):
+    """Pruned, a model with the back-off grammar keeps in a cell, beyond ``CAP_MARGIN`` below
+    its best, only its items of the ``PARTIAL_CAP`` best scores (a head's complete cell:
+    ``COMPLETE_CAP``); the others keep every item within their beam, and so does training's
+    search (``capped=False``). The cap bounds what the cells hold, and the trees still keep
+    their d-parses."""
+    _, phrase = _models(random_backoff_model)
+    capped = (parser.PARTIAL_CAP, parser.COMPLETE_CAP)
+    uncapped = (decoder.NO_CAP, decoder.NO_CAP)
+    sentences = _sentences(30, random_backoff_model.grammar.tags)
+    for model, caps in ((random_backoff_model, capped), (random_model, uncapped),
+                        (phrase, uncapped)):
+        enc = encode(model, *sentences[0])
+        inp = parser.chart_inputs(model, enc, decoder.PRUNED)
+        assert (inp.partial_cap, inp.complete_cap) == caps
+        bare = parser.chart_inputs(model, enc, decoder.PRUNED, capped=False)
+        assert (bare.partial_cap, bare.complete_cap) == uncapped
+    fewer = 0
+    for forms, tags, heads, rels in sentences:
+        enc = encode(random_backoff_model, forms, tags, heads, rels)
+        wide = parser.chart_inputs(random_backoff_model, enc, decoder.PRUNED, capped=False)
+        narrow = wide._replace(partial_cap=1, complete_cap=1, cap_margin=0.0)
+        many = decoder._chart(wide, 1, decoder.KBEST_ENTRIES, False)
+        one = decoder._chart(narrow, 1, decoder.KBEST_ENTRIES, False)
+        if one.level == many.level == decoder.PRUNED:  # no head redone: every cell capped
+            st = one.st
+            root_cell = (st.cbase[st.root] + st.nl[st.root] * (st.nr[st.root] + 1)
+                         + st.nr[st.root])
+            assert all(one.fin[c, 1] <= 1 for c in range(len(one.fin)) if c != root_cell)
+            fewer += int(one.fin[:, 1].sum() < many.fin[:, 1].sum())
+        d = decoder.decode(narrow)
+        if d.kinds.shape[0]:
+            tree = parser.Parser(random_backoff_model).tree(d.kinds, d.syms, d.words, tags)
+            assert induced_heads(tree, len(forms)) == heads
+    assert fewer
 
 
 def test_a_projection_model_without_back_off_prunes_with_a_wider_beam_alone(random_model,

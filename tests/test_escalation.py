@@ -83,11 +83,35 @@ def test_the_beam_keeps_what_scores_near_the_best(complete):
     real = np.array([True, True, False, True])
     finals = np.array([[0, 0, 1, 0], [1, 1, 1, 0], [2, 2, 1, 0], [3, 3, 1, 0]], np.int32)
     ps = np.array([1.0, -3.5, 9.0, -5.0])
-    kept = keep_within(finals, 0, 4, ps, 5.0, real, complete)
+    kept = keep_within(finals, 0, 4, ps, 5.0, real, complete, decoder.NO_CAP, 0.0)
     if complete:  # best phrase 1.0: keeps 0 and 1, drops the intermediate and symbol 3
         assert finals[:kept, 0].tolist() == [0, 1]
     else:  # best 9.0 (the intermediate): keeps only what is within 5 of it
         assert finals[:kept, 0].tolist() == [2]
+
+
+@pytest.mark.parametrize("complete", [False, True])
+def test_the_cap_keeps_the_items_of_the_best_scores(complete):
+    """With a cap, a cell keeps, in order, beyond ``margin`` below its best only its items of
+    the ``cap`` best distinct scores within the beam (items that tie keep together); in a
+    complete cell only phrases and tags are ranked and kept."""
+    real = np.array([True, True, False, True, True, True])
+    ps = np.array([4.0, 2.0, 9.0, 4.0, 3.0, -20.0])
+
+    def kept(cap: int, margin: float) -> list[int]:
+        finals = np.array([[s, s, 1, 0] for s in range(6)], np.int32)
+        return finals[:keep_within(finals, 0, 6, ps, 15.0, real, complete, cap, margin), 0
+                      ].tolist()
+
+    if complete:  # phrases 4.0 (twice) and 3.0 are the two best scores; -20 is off the beam
+        assert kept(2, 0.0) == [0, 3, 4]
+        assert kept(1, 0.0) == kept(1, 0.5) == [0, 3]
+        assert kept(1, 2.0) == [0, 1, 3, 4]  # all within 2 of the best phrase
+    else:  # 9.0 and 4.0 (twice)
+        assert kept(2, 0.0) == [0, 2, 3]
+        assert kept(1, 0.0) == [2]
+        assert kept(1, 5.0) == [0, 2, 3]
+    assert kept(6, 0.0) == ([0, 1, 3, 4] if complete else [0, 1, 2, 3, 4])
 
 
 def test_a_grammar_without_rules_falls_back_to_the_flat_projection():

@@ -84,6 +84,7 @@ from pad_engine.trees.binarize import HEAD_LEFT, HEAD_RIGHT, LEAF, UNARY
 from pad_engine.trees.structure import cell_span, sentence_structure
 
 GLUE_PENALTY = 100.0
+NO_CAP = 1 << 30  # more items than any cell has: pruned mode keeps every item its beam does
 NO_GOLD = np.zeros(1, np.int64)
 NO_CELL_COST = np.zeros((0, 0))
 # The k-best chart's budget: at most this many entries (derivations of items, 20 bytes each:
@@ -172,7 +173,9 @@ def _chart(inp, K, budget, distinct):
     in more than unary chains of one label (:mod:`pad_engine.decoding.kbest`).
 
     Heads are decoded in the record's mode (pruned: pruning 1 and 2, and a cell's items
-    scoring more than ``beam`` below its best are dropped); with ``escalate``, a head whose
+    scoring more than ``beam`` below its best, or more than ``cap_margin`` below it and
+    below its ``partial_cap`` best scores (a head's complete cell: ``complete_cap``), are
+    dropped); with ``escalate``, a head whose
     complete cell comes out without a phrase or tag (at the root: without TOP; TOP elsewhere
     is no phrase, nothing attaches it) is decoded again without pruning; if that fails too
     and pruning decoded some of its subtree, the subtree is decoded again exactly first (the
@@ -209,6 +212,7 @@ def _chart(inp, K, budget, distinct):
     nsym, nrows, top, nb, nu = g.nsym, g.nrows, g.top, g.binary.shape[0], g.unary.shape[0]
     weights, scale, mask, alpha = inp.weights, inp.scale, inp.mask, inp.alpha
     mode, escalate, beam, within = inp.mode, inp.escalate, inp.beam, inp.within
+    partial_cap, complete_cap, cap_margin = inp.partial_cap, inp.complete_cap, inp.cap_margin
     gold_bin, gold_un, cell_cost, loss_weight = inp.gold_bin, inp.gold_un, inp.cell_cost, \
         inp.loss_weight
     st = sentence_structure(heads)
@@ -424,7 +428,8 @@ def _chart(inp, K, budget, distinct):
                                 ps, pe, items, ui, ue, slot, within if prune else np.inf,
                                 distinct)
                         if cell_beam < np.inf:
-                            count = keep_within(items, ui, count, ps, cell_beam, real, c == hc)
+                            count = keep_within(items, ui, count, ps, cell_beam, real, c == hc,
+                                                NO_CAP, 0.0)
                             used = compact(items, ui, count, ps, pe, ue)
                         lay[c * L + layer, 0], lay[c * L + layer, 1] = ui, count
                         ui += count
@@ -452,7 +457,8 @@ def _chart(inp, K, budget, distinct):
                                            within if prune else np.inf, cell_beam, real,
                                            c == hc, distinct)
                     if cell_beam < np.inf:
-                        nf = keep_within(finals, uf, nf, ps, cell_beam, real, c == hc)
+                        nf = keep_within(finals, uf, nf, ps, cell_beam, real, c == hc,
+                                         complete_cap if c == hc else partial_cap, cap_margin)
                         used = compact(finals, uf, nf, ps, pe, ue)
                     fin[c, 0], fin[c, 1] = uf, nf
                     uf += nf

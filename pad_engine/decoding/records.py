@@ -32,6 +32,9 @@ class Inputs(NamedTuple):
     alpha: float  # pruning 2 threshold
     beam: float  # pruned mode: items scoring more than this below their cell's best are dropped
     within: float  # pruned mode, k-best: so are an item's derivations below its best
+    partial_cap: int  # pruned mode: a cell keeps, more than cap_margin below its best, only
+    complete_cap: int  # its items of this many best scores (a head's complete cell: this many)
+    cap_margin: float
     gold_bin: np.ndarray  # training: gold rule per (cell, side), per (cell, layer)
     gold_un: np.ndarray
     cell_cost: np.ndarray  # oracle: gain per (cell, symbol); (0, 0) when unused

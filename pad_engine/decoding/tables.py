@@ -72,13 +72,33 @@ def best_score(table, first, count, ps, real, complete):
     return best
 
 
+@njit(cache=True, inline="always")
+def nth_best(table, first, count, ps, real, complete, n):
+    """The n-th best distinct score among the rows :func:`best_score` reads (-inf when
+    they have fewer): n passes over a cell's few items, no sort and no allocation."""
+    above = np.inf
+    for _ in range(n):
+        below = -np.inf
+        for f in range(first, first + count):
+            v = ps[table[f, 1]]
+            if below < v < above and (real[table[f, 0]] or not complete):
+                below = v
+        above = below
+    return above
+
+
 @leaf(cache=True)
-def keep_within(table, first, count, ps, beam, real, complete):
+def keep_within(table, first, count, ps, beam, real, complete, cap, margin):
     """Keep, in order, the rows ``first``.. of a table of items or final items of a cell
-    that score within ``beam`` of their best (:func:`best_score`); returns how many. Applied
-    to each unary layer as it is built, it spares the unary rules over items the cell's beam
+    that score within ``beam`` of their best (:func:`best_score`) and, more than ``margin``
+    below it, only among its ``cap`` best scores; returns how many. Applied to each unary
+    layer as it is built (no cap), it spares the unary rules over items the cell's beam
     would drop (fewer items a cell, the same final items)."""
-    floor = best_score(table, first, count, ps, real, complete) - beam
+    best = best_score(table, first, count, ps, real, complete)
+    floor = best - beam
+    if count > cap:
+        floor = max(floor, min(nth_best(table, first, count, ps, real, complete, cap),
+                               best - margin))
     kept = 0
     for f in range(first, first + count):
         if ps[table[f, 1]] >= floor and (real[table[f, 0]] or not complete):

@@ -573,7 +573,7 @@ def _fit(model: Model, warm: list[Example], examples: list[Example], epochs: int
                 enc = bare[idx]
             inp = chart_inputs(model, enc, PRUNED if pruned else EXACT, escalate=pruned,
                                gold_bin=gold_bin, gold_un=gold_un, loss_weight=margin,
-                               weights=weights)
+                               weights=weights, capped=False)
             best = decode(inp)
             pk, ps, pr, pc = best.kinds, best.syms, best.rules, best.cells
             if not (pk.shape == gk.shape and (pk == gk).all() and (ps == gs).all()

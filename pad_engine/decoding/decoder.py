@@ -175,23 +175,23 @@ def _chart(inp, K, budget, distinct):
     Heads are decoded in the record's mode (pruned: pruning 1 and 2, and a cell's items
     scoring more than ``beam`` below its best, or more than ``cap_margin`` below it and
     below its ``partial_cap`` best scores (a head's complete cell: ``complete_cap``), are
-    dropped); with ``escalate``, a head whose
-    complete cell comes out without a phrase or tag (at the root: without TOP; TOP elsewhere
-    is no phrase, nothing attaches it) is decoded again without pruning; if that fails too
-    and pruning decoded some of its subtree, the subtree is decoded again exactly first (the
-    items the head needed may be ones pruning dropped below it), then the head; only then
-    with glue rules: every symbol Y attaching any complete phrase or tag Z on either side to
-    build Y's phrase (``glue_parent``), and TOP over any of them at the root, each paying
-    GLUE_PENALTY. No derivation can do without such an item of every head, so a sentence the
-    learned rules cover is decoded as without glue, in one pass; a head glues only where
-    exact decoding of its subtree would; and one they cannot cover costs one pass plus its
-    failing heads again, instead of three passes. With a grammar that has a phrase, glue
-    derives every projective d-parse. Redoing the failing head's subtree exactly at once (at
-    the pruned failure) gained no F1 and cost time; before glue, it leaves a model without
-    back-off fewer sentences to glue, and better trees. It is done only where a walk over the
-    symbols alone says exact rules build the head's item (:func:`escalation.exact_builds`):
-    redoing every subtree before glue slowed the sentences that need exact or glue; with the
-    walk, it does not.
+    dropped); with ``escalate``, a head whose complete cell comes out without a phrase or
+    tag (at the root: without TOP; TOP elsewhere is no phrase, nothing attaches it) is
+    decoded again without pruning; if that fails too and pruning decoded some of its
+    subtree, the subtree is decoded again exactly first (the items the head needed may be
+    ones pruning dropped below it), then the head; only then with glue rules: every symbol Y
+    attaching any complete phrase or tag Z on either side to build Y's phrase
+    (``glue_parent``), and TOP over any of them at the root, each paying GLUE_PENALTY. No
+    derivation can do without such an item of every head, so a sentence the learned rules
+    cover is decoded as without glue, in one pass; a head glues only where exact decoding of
+    its subtree would; and one they cannot cover costs one pass plus its failing heads
+    again, instead of three passes. With a grammar that has a phrase, glue derives every
+    projective d-parse. Redoing the failing head's subtree exactly at once (at the pruned
+    failure) gained no F1 and cost time; before glue, it leaves a model without back-off
+    fewer sentences to glue, and better trees. It is done only where a walk over the symbols
+    alone says exact rules build the head's item (:func:`escalation.exact_builds`): redoing
+    every subtree before glue slowed the sentences that need exact or glue; with the walk,
+    it does not.
 
     Returns the filled :class:`records.Chart`.
 

@@ -180,17 +180,22 @@ def search_beam(model: Model) -> float:
     :data:`BEAM`."""
     if _projection_without_backoff(model):
         return PROJECTION_BEAM
-    backoff = bool(model.training.get("backoff")) and not reads_phrase_labels(model)
-    return BACKOFF_BEAM if backoff else BEAM
+    return BACKOFF_BEAM if _backoff_search(model) else BEAM
 
 
 def search_caps(model: Model) -> tuple[int, int]:
     """How many best scores pruned mode keeps the items of, in a head's partial cells and
     in its complete cell: :data:`PARTIAL_CAP` and :data:`COMPLETE_CAP` for a model that
-    prunes with :data:`BACKOFF_BEAM`, no cap for the others."""
-    if search_beam(model) == BACKOFF_BEAM:
+    prunes as the back-off grammar's (with :data:`BACKOFF_BEAM`), no cap for the others."""
+    if _backoff_search(model):
         return PARTIAL_CAP, COMPLETE_CAP
     return decoder.NO_CAP, decoder.NO_CAP
+
+
+def _backoff_search(model: Model) -> bool:
+    """Whether the model was trained with the back-off grammar and decodes with the tables
+    (not :func:`reads_phrase_labels`)."""
+    return bool(model.training.get("backoff")) and not reads_phrase_labels(model)
 
 
 def _projection_without_backoff(model: Model) -> bool:

@@ -62,20 +62,10 @@ def built_fraction(order, t, nl, nr, c, cbase, ncell):
 
 
 @njit(cache=True, inline="always")
-def best_score(table, first, count, ps, real, complete):
-    """The best score among rows ``first``.. of a table of items or final items (in a
-    complete cell, among its phrases and tags: what a parent can attach)."""
-    best = -np.inf
-    for f in range(first, first + count):
-        if real[table[f, 0]] or not complete:
-            best = max(best, ps[table[f, 1]])
-    return best
-
-
-@njit(cache=True, inline="always")
 def nth_best(table, first, count, ps, real, complete, n):
-    """The n-th best distinct score among the rows :func:`best_score` reads (-inf when
-    they have fewer): n passes over a cell's few items, no sort and no allocation."""
+    """The n-th best distinct score among rows ``first``.. of a table of items or final items
+    (in a complete cell, among its phrases and tags: what a parent can attach), -inf when
+    they have fewer: n passes over a cell's few items, no sort and no allocation."""
     above = np.inf
     for _ in range(n):
         below = -np.inf
@@ -85,6 +75,12 @@ def nth_best(table, first, count, ps, real, complete, n):
                 below = v
         above = below
     return above
+
+
+@njit(cache=True, inline="always")
+def best_score(table, first, count, ps, real, complete):
+    """The best score among those :func:`nth_best` ranks."""
+    return nth_best(table, first, count, ps, real, complete, 1)
 
 
 @leaf(cache=True)

@@ -62,11 +62,11 @@ def built_fraction(order, t, nl, nr, c, cbase, ncell):
 
 
 @njit(cache=True, inline="always")
-def nth_best(table, first, count, ps, real, complete, n):
-    """The n-th best distinct score among rows ``first``.. of a table of items or final items
-    (in a complete cell, among its phrases and tags: what a parent can attach), -inf when
-    they have fewer: n passes over a cell's few items, no sort and no allocation."""
-    above = np.inf
+def below_best(table, first, count, ps, real, complete, above, n):
+    """The n-th best distinct score below ``above`` among rows ``first``.. of a table of
+    items or final items (in a complete cell, among its phrases and tags: what a parent can
+    attach); ``above`` itself for n = 0, -inf when they have fewer: n passes over a cell's
+    few items, no sort and no allocation."""
     for _ in range(n):
         below = -np.inf
         for f in range(first, first + count):
@@ -74,13 +74,15 @@ def nth_best(table, first, count, ps, real, complete, n):
             if below < v < above and (real[table[f, 0]] or not complete):
                 below = v
         above = below
+        if above == -np.inf:
+            break
     return above
 
 
 @njit(cache=True, inline="always")
 def best_score(table, first, count, ps, real, complete):
-    """The best score among those :func:`nth_best` ranks."""
-    return nth_best(table, first, count, ps, real, complete, 1)
+    """The best score among those :func:`below_best` ranks."""
+    return below_best(table, first, count, ps, real, complete, np.inf, 1)
 
 
 @leaf(cache=True)
@@ -93,8 +95,8 @@ def keep_within(table, first, count, ps, beam, real, complete, cap, margin):
     best = best_score(table, first, count, ps, real, complete)
     floor = best - beam
     if count > cap:
-        floor = max(floor, min(nth_best(table, first, count, ps, real, complete, cap),
-                               best - margin))
+        floor = max(floor, min(below_best(table, first, count, ps, real, complete, best,
+                                          cap - 1), best - margin))
     kept = 0
     for f in range(first, first + count):
         if ps[table[f, 1]] >= floor and (real[table[f, 0]] or not complete):
